@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# The front door.  `make help` lists the targets; README.md explains them.
+
+CACHE ?= $(HOME)/.cache/pmqos-lt
+OUT ?= $(CURDIR)/out
+export CACHE OUT
+
+TREE := $(CACHE)/linux
+BZIMAGE := $(CACHE)/build/test/arch/x86/boot/bzImage
+
+.PHONY: help deps tree export kernel base-kernel demo check dist clean
+
+help:
+	@echo "make demo         build everything from nothing and show the feature working"
+	@echo "make check        run every test; last line: N passed, M failed"
+	@echo "make tree         kernel tree at $(TREE): base + patches/ (git am)"
+	@echo "make export       write the tree's commits back to patches/"
+	@echo "make kernel       build the test kernel ($(BZIMAGE))"
+	@echo "make base-kernel  build the base alone (no series)"
+	@echo "make dist         one patch for a pristine linux-source-6.12 ($(OUT)/)"
+	@echo "make clean        remove $(OUT) (the cache $(CACHE) stays)"
+
+deps:
+	@scripts/deps.sh
+
+tree: deps
+	@scripts/mktree.sh
+
+export:
+	@scripts/export.sh
+
+kernel: tree
+	@scripts/build-kernel.sh test $(TREE) configs/test.config
+
+base-kernel: tree
+	@scripts/build-kernel.sh base $(CACHE)/linux-base configs/test.config configs/base.config
+
+demo: kernel
+	@scripts/demo.sh
+
+check: deps
+	@scripts/check.sh
+
+dist: tree
+	@scripts/dist.sh $(OUT)/pmqos-lt-linux-6.12.patch
+
+clean:
+	rm -rf $(OUT)

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Every test the project has, in order; each step's output goes to
+# out/check/<step>.log.  The last line is "N passed, M failed".
+set -u
+. "$(dirname "$0")/common.sh"
+
+OUT=${OUT:-$TOP/out}
+logs=$OUT/check
+rm -rf "$logs"
+mkdir -p "$logs"
+passed=0 failed=0 skipped=0 stop=0
+
+pass() { passed=$((passed + 1)); echo "PASS $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1 (see ${2:-$logs/$1.log})"; }
+
+# step NAME CMD...: one check, passes when CMD exits 0
+step() {
+	name=$1; shift
+	if [ "$stop" = 1 ]; then
+		skipped=$((skipped + 1)); echo "SKIP $name (an earlier step failed)"; return 1
+	fi
+	if "$@" > "$logs/$name.log" 2>&1; then pass "$name"; else fail "$name"; return 1; fi
+}
+
+# counted NAME CMD...: CMD prints "N passed, M failed" as its last line;
+# add those to the totals (and one failure if it printed none).
+counted() {
+	name=$1; shift
+	if [ "$stop" = 1 ]; then
+		skipped=$((skipped + 1)); echo "SKIP $name (an earlier step failed)"; return 1
+	fi
+	"$@" > "$logs/$name.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL|ok|not ok) ' "$logs/$name.log" | sed "s/^/  $name: /"
+	last=$(tail -n 1 "$logs/$name.log")
+	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
+	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+	if [ -z "$p" ]; then
+		fail "$name"; return 1
+	fi
+	passed=$((passed + p)); failed=$((failed + f))
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then fail "$name"; fi
+	echo "$name: $p passed, $f failed"
+	[ "$rc" = 0 ]
+}
+
+shellcheck_all() {
+	cd "$TOP" && shellcheck scripts/*.sh tests/*/run.sh tests/guest/*/run.sh \
+		tests/demo/run.sh qemu/init .ci/run
+}
+checkpatch() { (cd "$TREE" && scripts/checkpatch.pl --strict --quiet "$1"); }
+export_twice() {
+	d=$(mktemp -d) && "$TOP/scripts/export.sh" "$d" &&
+		diff -r -x cover.txt "$d" "$TOP/patches" && rm -rf "$d"
+}
+guest() {
+	"$TOP/scripts/run-qemu.sh" "$BUILD/test/arch/x86/boot/bzImage" \
+		"$OUT/initramfs-check.cpio.gz" "$OUT/guest.log" 900
+	python3 "$TOP/scripts/ktap-check.py" --expect kunit --expect lpss "$OUT/guest.log"
+}
+
+# Host-side tests of the tooling itself
+counted harness sh "$TOP/tests/harness/run.sh"
+step shellcheck shellcheck_all
+step python-compile python3 -m py_compile "$TOP"/base/strip.py "$TOP"/scripts/*.py
+pristine=$("$TOP/scripts/get-source.sh") || stop=1
+counted base-strip sh "$TOP/tests/base/run.sh" "$pristine"
+
+# The series
+step series-applies "$TOP/scripts/mktree.sh" || stop=1
+for p in $(series_list); do
+	step "checkpatch-${p%%-*}" checkpatch "$TOP/patches/$p"
+done
+step export-reproducible export_twice
+
+# Kernels: the base alone, then base + series with the in-tree users
+step build-base "$TOP/scripts/build-kernel.sh" base "$BASE_TREE" \
+	"$TOP/configs/test.config" "$TOP/configs/base.config"
+step build-test "$TOP/scripts/build-kernel.sh" test "$TREE" "$TOP/configs/test.config" || stop=1
+
+# In QEMU
+step initramfs "$TOP/scripts/guest-image.sh" check "$OUT/initramfs-check.cpio.gz" || stop=1
+counted guest guest
+
+step dist "$TOP/scripts/dist.sh" "$OUT/pmqos-lt-linux-6.12.patch"
+
+echo
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" = 0 ] && [ "$skipped" = 0 ]

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the scripts; sourced, never run.
+# shellcheck shell=sh
+
+: "${CACHE:=$HOME/.cache/pmqos-lt}"
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+SRC_DIR=$CACHE/src            # pristine unpacked linux-source-6.12
+TREE=$CACHE/linux             # git tree: base commit + the series (branch lt)
+BASE_TREE=$CACHE/linux-base   # worktree of the base commit alone
+BUILD=$CACHE/build            # out-of-tree build directories, one per config
+export CACHE TOP SRC_DIR TREE BASE_TREE BUILD
+
+msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+die() { msg "error: $*"; exit 1; }
+
+# The patch file names listed in patches/series, one a line.
+series_list() { grep -v -e '^#' -e '^$' "$TOP/patches/series" || true; }
+
+# Identity of patches/ (series plus the files it lists).
+series_id() {
+	(cd "$TOP/patches" && { cat series; series_list | while read -r p; do
+		cat "$p"; done; } | sha256sum | cut -c1-16)
+}

@@ -1,0 +1,15 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Boot the test kernel with the demo initramfs and print the transcript.
+set -eu
+. "$(dirname "$0")/common.sh"
+
+OUT=${OUT:-$TOP/out}
+"$TOP/scripts/guest-image.sh" demo "$OUT/initramfs-demo.cpio.gz"
+"$TOP/scripts/run-qemu.sh" "$BUILD/test/arch/x86/boot/bzImage" \
+	"$OUT/initramfs-demo.cpio.gz" "$OUT/demo.log" 300 ||
+	die "QEMU failed; the console log is $OUT/demo.log"
+sed -n '/^DEMO-BEGIN/,/^DEMO-END/p' "$OUT/demo.log" | sed '1d;$d'
+grep -q '^DEMO-END' "$OUT/demo.log" || die "the demo did not finish; see $OUT/demo.log"
+echo
+echo "(full console log: $OUT/demo.log)"

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Decide pass/fail of a QEMU serial console log holding KTAP/TAP documents.
+
+Usage: scripts/ktap-check.py [--expect NAME ...] [--no-end] LOG
+
+The log may hold several documents, with printk lines interleaved and an
+optional "[   1.234567] " timestamp prefix on any line.  Lines that are not
+TAP syntax (version, plan, result, "#" comment) are ignored.  A document
+starts at every version line ("KTAP version N" / "TAP version N") with no
+indentation; deeper-indented lines are subtests of the next result line at
+the enclosing level.
+
+Naming convention for documents (what --expect matches):
+  * guest scripts print, in this order:
+        KTAP version 1
+        # Subtest: <name>
+        1..N
+        ok 1 - description        (or "not ok 1 - ...", "... # SKIP why")
+    i.e. a top-level "# Subtest: <name>" line names the document;
+  * the KUnit document printed at boot (no top-level "# Subtest:", every
+    top-level result is a suite with nested cases) is named "kunit";
+  * otherwise: the first word (up to ':') of the first top-level "# "
+    comment before the first result, else "doc<i>" (i counts from 1).
+
+Checks: plan present; top-level result count == plan (nested plans are
+checked when present); results numbered 1, 2, ... at every level; any
+"not ok" without "# SKIP"/"# TODO" fails; every --expect NAME exists; no
+kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...) on a non-TAP
+line; a line exactly "GUEST-END" is present (unless --no-end).
+
+Output: one line per leaf result ("PASS <doc>: <n> <desc>", where n is
+dotted for nested results, e.g. "2.3", and desc is "suite/case"), one
+"FAIL harness: <reason>" line per other problem, and last
+"N passed, M failed[, K skipped]".  Exit 0 only if M == 0 and N > 0.
+"""
+
+import argparse
+import re
+import sys
+
+TS_RE = re.compile(r'^(?:\[\s*\d+\.\d+\])(?:\[\s*[TC]\d+\])? ?')
+VERSION_RE = re.compile(r'^( *)(?:KTAP|TAP) version \d+\s*$')
+PLAN_RE = re.compile(r'^( *)1\.\.(\d+)\s*(?:#.*)?$')
+RESULT_RE = re.compile(
+    r'^( *)(ok|not ok) (\d+)\b(?:\s+-)?\s*([^#]*?)\s*(?:#\s*(.*?))?\s*$')
+COMMENT_RE = re.compile(r'^( *)#(?: (.*?))?\s*$')
+SUBTEST_RE = re.compile(r'^Subtest:\s*(\S.*?)\s*$')
+
+KERNEL_REPORTS = [
+    'BUG:', 'WARNING:', 'Oops', 'Kernel panic', 'kernel BUG at',
+    'possible circular locking', 'possible recursive locking',
+    'inconsistent lock state', 'lockdep', 'suspicious RCU usage',
+    'KASAN:', 'UBSAN:', 'Call Trace:', 'general protection fault',
+    'refcount_t:', 'list_add corruption', 'list_del corruption',
+    'BUG kmalloc', 'INFO: task', 'detected stalls', 'self-detected stall',
+    'sleeping function called from invalid context',
+]
+KMEMLEAK_RE = re.compile(r'kmemleak: .*new suspected memory leaks')
+# Boot messages that contain a pattern above but report nothing wrong.
+BENIGN_RE = re.compile(r'RCU lockdep checking is enabled')
+
+
+class Line:
+    """One TAP-syntax line: kind is version, plan, result or comment."""
+
+    def __init__(self, lineno, indent, kind, **data):
+        self.lineno = lineno
+        self.indent = indent
+        self.kind = kind
+        self.__dict__.update(data)
+
+
+class Result:
+    """A test result, with the results of its subtests (if any)."""
+
+    def __init__(self, line, children=None):
+        self.num = line.num
+        self.ok = line.ok
+        self.desc = line.desc
+        self.directive = line.directive
+        self.lineno = line.lineno
+        self.children = children
+
+    @property
+    def skipped(self):
+        return re.match(r'(?i)(skip|todo)\b', self.directive or '') is not None
+
+
+class Block:
+    """Lines at one indentation level: plan, name, results."""
+
+    def __init__(self):
+        self.plan = None
+        self.name = None
+        self.comments = []
+        self.results = []
+        self.unfinished = None  # subtest block never closed by a result
+
+
+def classify(lineno, raw):
+    """Return a Line for TAP syntax, 'END' for GUEST-END, or None."""
+    text = raw.rstrip('\r\n')
+    text = TS_RE.sub('', text, count=1).rstrip()
+    if text.strip() == 'GUEST-END':
+        return 'END'
+    m = VERSION_RE.match(text)
+    if m:
+        return Line(lineno, len(m.group(1)), 'version')
+    m = PLAN_RE.match(text)
+    if m:
+        return Line(lineno, len(m.group(1)), 'plan', count=int(m.group(2)))
+    m = RESULT_RE.match(text)
+    if m:
+        return Line(lineno, len(m.group(1)), 'result', ok=m.group(2) == 'ok',
+                    num=int(m.group(3)), desc=m.group(4),
+                    directive=m.group(5))
+    m = COMMENT_RE.match(text)
+    if m:
+        return Line(lineno, len(m.group(1)), 'comment', text=m.group(2) or '')
+    return None
+
+
+def parse_block(lines, pos, indent):
+    """Parse lines[pos:] at `indent` until a shallower line; return end."""
+    block = Block()
+    pending = None
+    while pos < len(lines):
+        line = lines[pos]
+        if line.indent < indent:
+            break
+        if line.indent > indent:
+            pending, pos = parse_block(lines, pos, line.indent)
+            continue
+        pos += 1
+        if line.kind == 'version':
+            continue
+        if line.kind == 'plan':
+            if block.plan is None:
+                block.plan = line
+            continue
+        if line.kind == 'comment':
+            m = SUBTEST_RE.match(line.text)
+            if m and block.name is None and not block.results:
+                block.name = m.group(1)
+            elif not block.results:
+                block.comments.append(line.text)
+            continue
+        block.results.append(Result(line, pending))
+        pending = None
+    block.unfinished = pending
+    return block, pos
+
+
+def split_documents(lines):
+    """Split TAP lines into top-level documents (lists of lines)."""
+    docs = []
+    for line in lines:
+        if line.kind == 'version' and line.indent == 0:
+            docs.append([line])
+        elif docs:
+            docs[-1].append(line)
+    return docs
+
+
+def doc_name(block, index):
+    if block.name:
+        return block.name
+    if all(r.children is not None for r in block.results):
+        return 'kunit'
+    for text in block.comments:
+        word = text.split(':', 1)[0].strip()
+        if word:
+            return word.split()[0]
+    return 'doc%d' % index
+
+
+class Checker:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.out = []
+
+    def harness(self, reason):
+        self.failed += 1
+        self.out.append('FAIL harness: %s' % reason)
+
+    def leaf(self, doc, num, desc, status):
+        if status == 'PASS':
+            self.passed += 1
+        elif status == 'FAIL':
+            self.failed += 1
+        else:
+            self.skipped += 1
+        self.out.append('%s %s: %s %s' % (status, doc, num, desc))
+
+    def check_block(self, doc, block, prefix, path, toplevel,
+                    finished=True):
+        where = doc if toplevel else '%s: %s' % (doc, '/'.join(path) or '?')
+        if block.plan is None:
+            if toplevel:
+                self.harness('%s: no plan' % where)
+        elif finished and len(block.results) != block.plan.count:
+            self.harness('%s: planned %d, got %d results'
+                         % (where, block.plan.count, len(block.results)))
+        for expect, res in enumerate(block.results, 1):
+            if res.num != expect:
+                self.harness('%s: result numbered %d at line %d, expected %d'
+                             % (where, res.num, res.lineno, expect))
+                break
+        for res in block.results:
+            num = prefix + str(res.num)
+            rpath = path + [res.desc or str(res.num)]
+            if res.children is not None and res.children.results:
+                before = self.failed
+                self.check_block(doc, res.children, num + '.', rpath, False)
+                child_failed = self.failed > before
+                if not res.ok and not res.skipped and not child_failed:
+                    self.leaf(doc, num, '/'.join(rpath), 'FAIL')
+                continue
+            if res.children is not None:
+                self.check_block(doc, res.children, num + '.', rpath, False)
+            if res.skipped:
+                status = 'SKIP'
+            else:
+                status = 'PASS' if res.ok else 'FAIL'
+            self.leaf(doc, num, '/'.join(rpath), status)
+        if block.unfinished is not None:
+            sub = block.unfinished
+            num = prefix + str(len(block.results) + 1)
+            name = sub.name or num
+            self.harness('%s: subtest %s did not finish' % (where, name))
+            self.check_block(doc, sub, num + '.', path + [name], False,
+                             finished=False)
+
+
+def kernel_report(lineno, raw):
+    text = TS_RE.sub('', raw.rstrip('\r\n'), count=1)
+    if BENIGN_RE.search(text):
+        return None
+    for pat in KERNEL_REPORTS:
+        if pat in text:
+            return 'kernel report at line %d: %s' % (lineno, text.strip())
+    if KMEMLEAK_RE.search(text):
+        return 'kernel report at line %d: %s' % (lineno, text.strip())
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    ap.add_argument('--expect', action='append', default=[], metavar='NAME',
+                    help='fail unless a document of this name exists')
+    ap.add_argument('--no-end', action='store_true',
+                    help='do not require the GUEST-END line')
+    ap.add_argument('log')
+    args = ap.parse_args()
+
+    try:
+        with open(args.log, encoding='utf-8', errors='replace') as f:
+            raw_lines = f.readlines()
+    except OSError as e:
+        print('FAIL harness: cannot read log: %s' % e)
+        print('0 passed, 1 failed')
+        return 1
+
+    chk = Checker()
+    tap = []
+    seen_end = False
+    report = None
+    for lineno, raw in enumerate(raw_lines, 1):
+        line = classify(lineno, raw)
+        if line == 'END':
+            seen_end = True
+        elif line is not None:
+            tap.append(line)
+        elif report is None:
+            report = kernel_report(lineno, raw)
+
+    names = []
+    for index, doc in enumerate(split_documents(tap), 1):
+        block, _ = parse_block(doc, 0, 0)
+        name = doc_name(block, index)
+        names.append(name)
+        chk.check_block(name, block, '', [], True)
+
+    for name in args.expect:
+        if name not in names:
+            chk.harness('expected document %s not found' % name)
+    if report:
+        chk.harness(report)
+    if not seen_end and not args.no_end:
+        chk.harness('GUEST-END missing (guest crashed or timed out)')
+    if chk.passed == 0 and chk.failed == 0:
+        chk.harness('no test result passed')
+
+    print('\n'.join(chk.out))
+    summary = '%d passed, %d failed' % (chk.passed, chk.failed)
+    if chk.skipped:
+        summary += ', %d skipped' % chk.skipped
+    print(summary)
+    return 0 if chk.failed == 0 and chk.passed > 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

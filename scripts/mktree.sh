@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Make (or reuse) the kernel git tree: its first commit, tagged "base", is
+# the pristine linux-source-6.12 with upstream's latency tolerance removed
+# by base/strip.py; branch "lt" is base plus patches/series applied with
+# git am.  A tree whose branch has commits that were never exported is left
+# alone (run 'make export' first, or FORCE=1 to throw them away).
+set -eu
+. "$(dirname "$0")/common.sh"
+
+pristine=$("$TOP/scripts/get-source.sh")
+version=$(basename "$(dirname "$pristine")")
+# The base is identified by what the strip step produces, so a change to
+# base/strip.py that strips the same way keeps the tree (and the builds).
+stripped_id() {
+	t=$(mktemp -d)
+	for f in $(python3 "$TOP/base/strip.py" --list); do
+		mkdir -p "$t/$(dirname "$f")"
+		cp "$pristine/$f" "$t/$f"
+	done
+	cp -r "$pristine/drivers/base/power/." "$t/drivers/base/power/"
+	python3 "$TOP/base/strip.py" "$t" >/dev/null || { rm -rf "$t"; exit 1; }
+	(cd "$t" && find . -type f | LC_ALL=C sort | xargs sha256sum) | sha256sum | cut -c1-16
+	rm -rf "$t"
+}
+base_id="$version $(stripped_id)"
+series_id=$(series_id)
+
+# Deterministic commit dates, so the base commit's id depends on content only.
+GIT_AUTHOR_DATE='2024-11-17 00:00:00 +0000'
+GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+GIT_AUTHOR_NAME='pmqos-lt base'
+GIT_AUTHOR_EMAIL='base@pmqos-lt.invalid'
+GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
+GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+
+make_base() {
+	msg "making the base tree ($base_id)"
+	rm -rf "$TREE.new" "$TREE" "$BASE_TREE"
+	cp -a "$pristine" "$TREE.new"
+	python3 "$TOP/base/strip.py" "$TREE.new"
+	git -C "$TREE.new" init -q -b lt
+	printf '/.build*/\n' >> "$TREE.new/.git/info/exclude"
+	git -C "$TREE.new" add -A -f  # Debian's .gitignore ignores "/*"
+	git -C "$TREE.new" commit -q -m "base: linux-source-6.12 $version without latency tolerance
+
+Debian's linux-source-6.12 $version with upstream's latency-tolerance
+device PM QoS code removed by base/strip.py, so that the series can
+implement it again."
+	git -C "$TREE.new" tag base
+	echo "$base_id" > "$TREE.new/.git/pmqos-base"
+	mv "$TREE.new" "$TREE"
+	git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
+}
+
+applied() { cat "$TREE/.git/pmqos-applied" 2>/dev/null || true; }
+
+if [ "$(cat "$TREE/.git/pmqos-base" 2>/dev/null)" != "$base_id" ]; then
+	if [ -d "$TREE/.git" ] && [ "${FORCE:-0}" != 1 ] &&
+		[ "$(cut -d' ' -f2 "$TREE/.git/pmqos-applied" 2>/dev/null)" != \
+			"$(git -C "$TREE" rev-parse HEAD)" ]; then
+		die "the base changed but $TREE has unexported commits; 'make export' or FORCE=1"
+	fi
+	make_base
+fi
+
+head=$(git -C "$TREE" rev-parse HEAD)
+if [ "$(applied)" = "$series_id $head" ]; then
+	msg "tree is up to date: $TREE"
+	exit 0
+fi
+# A branch whose export equals patches/ is what patches/ would give.
+if [ "$(applied)" != "$series_id $head" ] && [ "$head" != "$(git -C "$TREE" rev-parse base)" ]; then
+	t=$(mktemp -d)
+	if "$TOP/scripts/export.sh" "$t" 2>/dev/null &&
+		diff -r -x cover.txt "$t" "$TOP/patches" >/dev/null 2>&1; then
+		echo "$series_id $head" > "$TREE/.git/pmqos-applied"
+		rm -rf "$t"
+		msg "tree matches patches/: $TREE"
+		exit 0
+	fi
+	rm -rf "$t"
+fi
+if [ -n "$(applied)" ] && [ "$(applied | cut -d' ' -f2)" != "$head" ] &&
+	[ "${FORCE:-0}" != 1 ]; then
+	if [ "$(applied | cut -d' ' -f1)" = "$series_id" ]; then
+		msg "tree has commits not in patches/ yet (make export): using it as is"
+		exit 0
+	fi
+	die "$TREE has unexported commits and patches/ changed; 'make export' or FORCE=1"
+fi
+if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
+	[ "${FORCE:-0}" != 1 ]; then
+	die "$TREE has uncommitted changes; commit and 'make export', or FORCE=1"
+fi
+
+git -C "$TREE" am --abort >/dev/null 2>&1 || true
+git -C "$TREE" checkout -q -B lt base
+git -C "$TREE" reset -q --hard base
+count=0
+for p in $(series_list); do
+	git -C "$TREE" am -q --keep-cr "$TOP/patches/$p" ||
+		die "patches/$p does not apply (git -C $TREE am --show-current-patch=diff)"
+	count=$((count + 1))
+done
+echo "$series_id $(git -C "$TREE" rev-parse HEAD)" > "$TREE/.git/pmqos-applied"
+msg "applied $count patches: $TREE (branch lt)"

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: scripts/run-qemu.sh BZIMAGE INITRD LOG [TIMEOUT_SECONDS]
+#
+# Boots BZIMAGE with INITRD under qemu-system-x86_64 (q35, TCG, 512 MiB,
+# one CPU) with the LPSS SSDT (qemu/lpss-ssdt.asl, compiled here), the
+# memmap= reservation that backs its MMIO page with RAM, and an NVMe disk.
+# The serial console (and QEMU's own messages) go to LOG.  QEMU is killed
+# after TIMEOUT_SECONDS (default 300); the script then exits 124.
+# Otherwise it exits with QEMU's status (0 after poweroff or a panic).
+#
+# Env:
+#   CACHE        cache dir (default $HOME/.cache/pmqos-lt); files go to
+#                $CACHE/qemu/ (ssdt .aml, nvme.img, qmp.sock)
+#   QEMU_APPEND  extra kernel command line arguments
+#   QMP_SOCK     QMP unix socket path (default $CACHE/qemu/qmp.sock); a host
+#                script can read guest memory while the guest runs, e.g.
+#                scripts/qmp-xp.py "$QMP_SOCK" 0x1F000810
+#   VERBOSE=1    also copy the console to stdout (and, if stdin is a
+#                terminal, keep it attached: use with QEMU_APPEND=rdinit_shell=1)
+set -eu
+
+usage() {
+	echo "usage: $0 BZIMAGE INITRD LOG [TIMEOUT_SECONDS]" >&2
+	exit 2
+}
+if [ $# -lt 3 ] || [ $# -gt 4 ]; then usage; fi
+kernel=$1
+initrd=$2
+log=$3
+limit=${4:-300}
+case "$limit" in
+'' | *[!0-9]*) usage ;;
+esac
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+asl=$repo/qemu/lpss-ssdt.asl
+qdir=${CACHE:-$HOME/.cache/pmqos-lt}/qemu
+QMP_SOCK=${QMP_SOCK:-$qdir/qmp.sock}
+export QMP_SOCK
+mkdir -p "$qdir"
+
+# The one place the LPSS MMIO address is written is the SSDT source.
+base=$(sed -n 's/^#define[[:space:]]\{1,\}LPSS_MMIO_BASE[[:space:]]\{1,\}\(0x[0-9A-Fa-f]\{1,\}\).*/\1/p' "$asl")
+[ -n "$base" ] || { echo "$0: no LPSS_MMIO_BASE in $asl" >&2; exit 1; }
+
+# Compile the SSDT (iasl is chatty: show its output only on failure).
+aml=$qdir/lpss-ssdt.aml
+if ! iasl -p "$qdir/lpss-ssdt" "$asl" >"$qdir/iasl.out" 2>&1; then
+	cat "$qdir/iasl.out" >&2
+	exit 1
+fi
+
+# 1 MiB raw NVMe backing file; snapshot=on keeps it unmodified and unlocked,
+# so concurrent runs may share it.
+disk=$qdir/nvme.img
+if ! [ -f "$disk" ]; then
+	dd if=/dev/zero of="$disk.tmp" bs=1024 count=1024 2>/dev/null
+	mv "$disk.tmp" "$disk"
+fi
+
+append="console=ttyS0 panic=-1 memmap=4K\$$base ${QEMU_APPEND:-}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+echo "run-qemu: QMP socket: $QMP_SOCK" >&2
+
+if [ "${VERBOSE:-0}" = 1 ] && [ -t 0 ]; then
+	# interactive: timeout must stay in the foreground to let QEMU read the tty
+	fg=--foreground
+	stdin=/dev/stdin
+else
+	fg=
+	stdin=/dev/null
+fi
+
+run() {
+	status=0
+	# shellcheck disable=SC2086 # $fg is empty or one word
+	timeout $fg -k 10 "$limit" qemu-system-x86_64 \
+		-machine q35 -m 512 -smp 1 -cpu max \
+		-nographic -no-reboot \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "$append" \
+		-acpitable file="$aml" \
+		-drive file="$disk",if=none,id=nvm,format=raw,snapshot=on \
+		-device nvme,serial=pmqoslt,drive=nvm \
+		-qmp unix:"$QMP_SOCK",server=on,wait=off \
+		<"$stdin" 2>&1 || status=$?
+	echo "$status" >"$tmp/rc"
+}
+
+if [ "${VERBOSE:-0}" = 1 ]; then
+	run | tee "$log"
+else
+	run >"$log"
+fi
+rc=$(cat "$tmp/rc")
+rm -f "$QMP_SOCK"
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "run-qemu: QEMU killed after ${limit}s timeout" | tee -a "$log" >&2
+	exit 124
+fi
+exit "$rc"

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The demo transcript (runs in the guest): the emulated LPSS device, then
+# values written to power/pm_qos_latency_tolerance_us next to what the
+# device was programmed with, read back from its registers through
+# /dev/mem.  The host prints what is between DEMO-BEGIN and DEMO-END.
+LPSS=0x1F000000
+dev=/sys/bus/platform/devices/INT33C0:00
+attr=$dev/power/pm_qos_latency_tolerance_us
+
+reg() { devmem $((LPSS + 0x800 + $1)) 32; }
+
+# decode SW_LTR: "<mode> <requirement/latency>"
+decode() {
+	v=$(($1 & 0x3ff)) s=$((($1 >> 10) & 7))
+	if [ $(($1 & 0x8000)) = 0 ]; then
+		echo "no requirement"
+	else
+		echo "$((v << (5 * s))) ns"
+	fi
+}
+
+show() {
+	gen=$(reg 0x08) sw=$(reg 0x10)
+	if [ $((gen & 4)) = 0 ]; then mode=auto; else mode=sw; fi
+	printf '  %-12s %-12s %-6s %-10s %s\n' "$1" "$(cat "$attr")" "$mode" \
+		"$(printf '0x%04x' $((sw & 0xffff)))" "$(decode "$sw")"
+}
+
+echo DEMO-BEGIN
+echo "Kernel: $(uname -r)"
+echo
+echo "== The emulated Intel LPSS device (ACPI INT33C0, MMIO at $LPSS)"
+if [ ! -d "$dev" ]; then
+	echo "  $dev is missing: the LPSS device was not enumerated"
+	echo DEMO-END
+	exit 1
+fi
+echo "  $dev"
+echo "  driver-visible LTR registers: $(cd "$dev/lpss_ltr" && echo *)"
+printf '  GENERAL=0x%08x SW_LTR=0x%08x AUTO_LTR=0x%08x\n' \
+	"$(reg 0x08)" "$(reg 0x10)" "$(reg 0x14)"
+echo
+echo "== power/pm_qos_latency_tolerance_us"
+if [ ! -f "$attr" ]; then
+	echo "  not present: this kernel has no latency tolerance support"
+	echo "  (the base tree; apply the series to get it)"
+	echo DEMO-END
+	exit 0
+fi
+printf '  %-12s %-12s %-6s %-10s %s\n' written "reads back" mode SW_LTR "device allows"
+for v in 1 10 1000 1023 2999 3000 33000 100000 any auto 50; do
+	if echo "$v" > "$attr" 2>/dev/null; then
+		show "$v"
+	else
+		printf '  %-12s rejected\n' "$v"
+	fi
+done
+echo
+echo "== Bad input is rejected and changes nothing"
+for v in 0x10 010 -1 +5 10us AUTO 2147483647; do
+	err=$( (echo "$v" > "$attr") 2>&1 | sed 's/.*: //')
+	printf '  %-12s -> %s; still reads %s\n' "$v" "${err:-accepted}" "$(cat "$attr")"
+done
+echo auto > "$attr"
+echo DEMO-END
