@@ -82,7 +82,7 @@ run() {
 	# shellcheck disable=SC2086 # $fg is empty or one word
 	timeout $fg -k 10 "$limit" qemu-system-x86_64 \
 		-machine q35 -m 512 -smp 1 -cpu max \
-		-nographic -no-reboot \
+		-nographic -no-reboot -nic none \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "$append" \
 		-acpitable file="$aml" \
