@@ -6,7 +6,8 @@ set -eu
 
 OUT=${OUT:-$TOP/out}
 "$TOP/scripts/guest-image.sh" demo "$OUT/initramfs-demo.cpio.gz"
-"$TOP/scripts/run-qemu.sh" "$BUILD/test/arch/x86/boot/bzImage" \
+QEMU_APPEND="loglevel=1 ${QEMU_APPEND:-}" \
+	"$TOP/scripts/run-qemu.sh" "$BUILD/test/arch/x86/boot/bzImage" \
 	"$OUT/initramfs-demo.cpio.gz" "$OUT/demo.log" 300 ||
 	die "QEMU failed; the console log is $OUT/demo.log"
 sed -n '/^DEMO-BEGIN/,/^DEMO-END/p' "$OUT/demo.log" | sed '1d;$d'

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The LPSS LTR backend on the emulated INT33C0: for a table of tolerances
+# from 0 to beyond the register's range, SW_LTR and the mode bit hold
+# exactly what the encoding promises, read from memory through /dev/mem
+# (independently of the driver).  Rows marked HOST-XP are read again from
+# the host through the QEMU monitor (scripts/qmp-watch.py).  Then the
+# auto -> value -> any -> auto transitions, and register loss across a
+# suspend/resume cycle.
+LPSS=0x1F000000
+dev=/sys/bus/platform/devices/INT33C0:00
+attr=$dev/power/pm_qos_latency_tolerance_us
+GENERAL=0x08 SW_LTR=0x10 MODE_SW=4 REQ=0x8000
+n=0 fail=0
+
+result() {  # result STATUS DESC
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fail=$((fail + 1)); fi
+}
+reg() { devmem $((LPSS + 0x800 + $1)) 32; }
+setreg() { devmem $((LPSS + 0x800 + $1)) 32 "$2"; }
+hex() { printf '0x%04x' "$1"; }
+
+# The LTR field for a tolerance of $1 us, computed here from the LTR
+# format alone: value bits 9:0, scale bits 12:10 (unit 2^(5*scale) ns,
+# scales 0-3 for the Intel private registers), requirement bit 15.  The
+# finest scale whose 10-bit value can hold the tolerance, rounded down;
+# beyond the largest (1023 * 32768 ns) the largest, requirement kept.
+expect() {
+	ns=$(($1 * 1000)) s=0
+	while [ $s -le 3 ]; do
+		v=$((ns >> (5 * s)))
+		if [ $v -le 1023 ]; then
+			echo $((REQ | (s << 10) | v))
+			return
+		fi
+		s=$((s + 1))
+	done
+	echo $((REQ | (3 << 10) | 1023))
+}
+
+# Asking the host to read a register while the guest waits
+host_xp() {  # host_xp OFFSET EXPECTED_LOW16 DESC
+	echo "HOST-XP $(printf '0x%08x' $((LPSS + 0x800 + $1))) $(hex "$2") $3"
+	sleep 2
+}
+
+rows="0 1 2 31 32 33 999 1000 1023 1024 1047 1048 2999 3000 32767 32768
+33521 33522 33554 100000 1000000 2147483646"
+count=0
+for t in $rows; do count=$((count + 1)); done
+
+echo "KTAP version 1"
+echo "# Subtest: lpss_ltr"
+echo "1..$((count * 2 + 12))"
+echo "HOST-XP-PLAN 6"
+
+for t in $rows; do
+	want=$(expect "$t")
+	echo "$t" > "$attr"
+	sw=$(reg $SW_LTR) gen=$(reg $GENERAL)
+	[ $((sw & 0xffff)) = "$want" ]
+	result $? "$t us: SW_LTR $(hex $((sw & 0xffff))) == $(hex "$want")"
+	[ $((gen & MODE_SW)) = $MODE_SW ]
+	result $? "$t us: GENERAL.SW set ($(printf '0x%08x' "$gen"))"
+	case $t in 1|1000|3000|33522|2147483646) host_xp $SW_LTR "$want" "$t us" ;; esac
+done
+
+# auto -> value -> any -> auto
+echo auto > "$attr"
+before=$(reg $SW_LTR)
+[ $(($(reg $GENERAL) & MODE_SW)) = 0 ]; result $? "auto: GENERAL.SW clear"
+[ "$(reg $SW_LTR)" = "$before" ]; result $? "auto: SW_LTR left alone"
+echo 500 > "$attr"
+[ $(($(reg $SW_LTR) & 0xffff)) = "$(expect 500)" ] && [ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]
+result $? "auto -> 500: software mode, SW_LTR $(hex "$(expect 500)")"
+echo any > "$attr"
+sw=$(reg $SW_LTR)
+[ $((sw & REQ)) = 0 ] && [ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]
+result $? "500 -> any: software mode, requirement cleared ($(hex $((sw & 0xffff))))"
+host_xp $SW_LTR $((sw & 0xffff)) "any"
+echo auto > "$attr"
+[ $(($(reg $GENERAL) & MODE_SW)) = 0 ] && [ "$(reg $SW_LTR)" = "$sw" ]
+result $? "any -> auto: GENERAL.SW clear, SW_LTR left alone"
+echo 700 > "$attr"
+echo 700 > "$attr"
+[ $(($(reg $SW_LTR) & 0xffff)) = "$(expect 700)" ]; result $? "same value twice: SW_LTR $(hex "$(expect 700)")"
+
+# The upper (non-snoop) half of SW_LTR is not ours: it must survive.
+setreg $SW_LTR $((0x12340000 | $(reg $SW_LTR) & 0xffff))
+echo 800 > "$attr"
+[ "$(reg $SW_LTR)" = "$(printf '0x%08x' $((0x12340000 | $(expect 800))))" ]
+result $? "non-snoop half kept ($(printf '0x%08x' "$(reg $SW_LTR)"))"
+setreg $SW_LTR $(($(reg $SW_LTR) & 0xffff))
+echo 900 > "$attr"
+
+# Register loss: wipe the registers behind the driver's back, then a
+# suspend/resume cycle must program them again.
+want=$(expect 900)
+setreg $SW_LTR 0
+setreg $GENERAL $(($(reg $GENERAL) & ~MODE_SW))
+# pm_test=devices: devices suspend and resume, the system does not sleep.
+rc=1
+if [ -w /sys/power/pm_test ] && grep -qw mem /sys/power/state; then
+	echo devices > /sys/power/pm_test
+	if echo mem > /sys/power/state; then rc=0; fi
+	echo none > /sys/power/pm_test
+fi
+result $rc "suspend/resume cycle ran ($(cat /sys/power/state))"
+[ $(($(reg $SW_LTR) & 0xffff)) = "$want" ]
+result $? "after resume: SW_LTR $(hex $(($(reg $SW_LTR) & 0xffff))) == $(hex "$want")"
+[ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]; result $? "after resume: GENERAL.SW set"
+
+# auto across a resume leaves the hardware alone
+echo auto > "$attr"
+setreg $SW_LTR 0x00001234
+if [ -w /sys/power/pm_test ]; then
+	echo devices > /sys/power/pm_test
+	echo mem > /sys/power/state
+	echo none > /sys/power/pm_test
+fi
+[ "$(reg $SW_LTR)" = 0x00001234 ] && [ $(($(reg $GENERAL) & MODE_SW)) = 0 ]
+result $? "auto: resume does not touch SW_LTR or the mode"
+
+# Largest over- and undershoot over the table (informational)
+echo "# lpss_ltr: pass:$((n - fail)) fail:$fail"
