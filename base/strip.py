@@ -104,7 +104,8 @@ class Edits:
 
     def case(self, label, count):
         """Remove 'case @label:' from @count switch statements, with its
-        statements when it does not fall through to the next label."""
+        statements when it neither falls through to the next label nor
+        shares them with the label before it."""
         hits = [i for i, l in enumerate(self.lines)
                 if re.search(r'^\s*case %s:' % label, l)]
         if len(hits) != count:
@@ -112,7 +113,10 @@ class Edits:
                              % (label, count, len(hits)))
         for start in reversed(hits):
             end = start + 1
-            if not re.match(r'^\s*case ', self.lines[end]):
+            # The last label of a group shares the group's statements:
+            # take only the label.
+            if not re.match(r'^\s*case ', self.lines[end]) and \
+                    not re.match(r'^\s*case .*:$', self.lines[start - 1]):
                 while not re.match(r'^\s*(case .*|default):', self.lines[end]):
                     end += 1
             del self.lines[start:end]

@@ -49,7 +49,8 @@ shellcheck_all() {
 	cd "$TOP" && shellcheck scripts/*.sh tests/*/run.sh tests/guest/*/run.sh \
 		tests/demo/run.sh qemu/init .ci/run
 }
-checkpatch() { (cd "$TREE" && scripts/checkpatch.pl --strict --quiet "$1"); }
+# Debian's python3 (with ply and git) for checkpatch's SPDX check
+checkpatch() { (cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$1"); }
 export_twice() {
 	d=$(mktemp -d) && "$TOP/scripts/export.sh" "$d" &&
 		diff -r -x cover.txt "$d" "$TOP/patches" && rm -rf "$d"

@@ -24,13 +24,14 @@ date=$(git -C "$TREE" log -1 --format='%aD' lt)
 sed -i "s/^Date: .*/Date: $date/" "$tmp"/0000-cover-letter.patch
 # Message-Ids carry a time stamp: derive them from the content instead.
 for f in "$tmp"/*.patch; do
-	id=$(grep -v -e '^Message-ID:' -e '^In-Reply-To:' -e '^References:' "$f" |
+	id=$(grep -vi -e '^Message-Id:' -e '^In-Reply-To:' -e '^References:' "$f" |
 		sha256sum | cut -c1-24)
-	sed -i "s/^Message-ID: <.*>/Message-ID: <$id@pmqos-lt>/" "$f"
+	sed -i "s/^Message-Id: <.*>/Message-Id: <$id@pmqos-lt>/I" "$f"
 done
-first=$(sed -n 's/^Message-ID: //p' "$tmp"/0000-cover-letter.patch)
-sed -i -e "s/^In-Reply-To: <.*>/In-Reply-To: $first/" \
-	-e "s/^References: <.*>/References: $first/" "$tmp"/0*.patch
+first=$(sed -n 's/^Message-Id: //Ip' "$tmp"/0000-cover-letter.patch)
+sed -i -e "s/^In-Reply-To: .*/In-Reply-To: $first/I" \
+	-e "s/^References: .*/References: $first/I" "$tmp"/0*.patch
+sed -i -e '/^In-Reply-To: /Id' -e '/^References: /Id' "$tmp"/0000-cover-letter.patch
 
 find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 cp "$tmp"/*.patch "$out"/

@@ -9,6 +9,10 @@ set -eu
 . "$(dirname "$0")/common.sh"
 
 pristine=$("$TOP/scripts/get-source.sh")
+# Never change the tree under a running kernel build.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/build.lock"
+flock 9
 version=$(basename "$(dirname "$pristine")")
 # The base is identified by what the strip step produces, so a change to
 # base/strip.py that strips the same way keeps the tree (and the builds).

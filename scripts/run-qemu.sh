@@ -3,9 +3,10 @@
 #
 # Usage: scripts/run-qemu.sh BZIMAGE INITRD LOG [TIMEOUT_SECONDS]
 #
-# Boots BZIMAGE with INITRD under qemu-system-x86_64 (q35, TCG, 512 MiB,
-# one CPU) with the LPSS SSDT (qemu/lpss-ssdt.asl, compiled here), the
-# memmap= reservation that backs its MMIO page with RAM, and an NVMe disk.
+# Boots BZIMAGE with INITRD under qemu-system-x86_64 (q35, TCG, 512 MiB
+# unless QEMU_MEM says otherwise, one CPU) with the LPSS SSDT
+# (qemu/lpss-ssdt.asl, compiled here), the memmap= reservation that backs
+# its MMIO page with RAM, and an NVMe disk.
 # The serial console (and QEMU's own messages) go to LOG.  QEMU is killed
 # after TIMEOUT_SECONDS (default 300); the script then exits 124.
 # Otherwise it exits with QEMU's status (0 after poweroff or a panic).
@@ -14,6 +15,7 @@
 #   CACHE        cache dir (default $HOME/.cache/pmqos-lt); files go to
 #                $CACHE/qemu/ (ssdt .aml, nvme.img, qmp.sock)
 #   QEMU_APPEND  extra kernel command line arguments
+#   QEMU_MEM     guest memory in MiB (default 512)
 #   QMP_SOCK     QMP unix socket path (default $CACHE/qemu/qmp.sock); a host
 #                script can read guest memory while the guest runs, e.g.
 #                scripts/qmp-xp.py "$QMP_SOCK" 0x1F000810
@@ -81,7 +83,7 @@ run() {
 	status=0
 	# shellcheck disable=SC2086 # $fg is empty or one word
 	timeout $fg -k 10 "$limit" qemu-system-x86_64 \
-		-machine q35 -m 512 -smp 1 -cpu max \
+		-machine q35 -m "${QEMU_MEM:-512}" -smp 1 -cpu max \
 		-nographic -no-reboot -nic none \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "$append" \
