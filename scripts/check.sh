@@ -71,6 +71,21 @@ guest() {
 		--expect power_qos --expect lpss_ltr --expect lpss_host "$OUT/guest.log"
 }
 
+# The files the series touches, as objects, and the in-tree users of the API
+OBJS="drivers/base/power/qos.o drivers/base/power/sysfs.o
+drivers/base/power/qos-latency-tolerance-test.o drivers/acpi/x86/lpss.o
+lib/test_power_qos.o lib/tests/pci_ltr_kunit.o drivers/nvme/host/core.o
+drivers/mmc/host/sdhci-pci-core.o drivers/ufs/host/ufshcd-pci.o
+drivers/mfd/intel-lpss.o"
+no_warnings() { ! grep -E 'warning:|error:' "$1"; }
+# W=1 and sparse (C=2 checks even up-to-date files) on those objects
+w1_sparse() {
+	# shellcheck disable=SC2086 # OBJS is a list
+	EXTRA_MAKE="W=1 C=2" TARGETS="$OBJS" "$TOP/scripts/build-kernel.sh" \
+		test "$TREE" "$TOP/configs/test.config" 2>&1 | tee "$logs/w1-sparse.out"
+	no_warnings "$logs/w1-sparse.out"
+}
+
 # Host-side tests of the tooling itself
 counted harness sh "$TOP/tests/harness/run.sh"
 step shellcheck shellcheck_all
@@ -89,6 +104,8 @@ step export-reproducible export_twice
 step build-base "$TOP/scripts/build-kernel.sh" base "$BASE_TREE" \
 	"$TOP/configs/test.config" "$TOP/configs/base.config"
 step build-test "$TOP/scripts/build-kernel.sh" test "$TREE" "$TOP/configs/test.config" || stop=1
+step build-test-no-warnings no_warnings "$logs/build-test.log"
+step w1-sparse w1_sparse
 
 # In QEMU
 step initramfs "$TOP/scripts/guest-image.sh" check "$OUT/initramfs-check.cpio.gz" || stop=1

@@ -10,7 +10,8 @@ QEMU_APPEND="loglevel=1 ${QEMU_APPEND:-}" \
 	"$TOP/scripts/run-qemu.sh" "$BUILD/test/arch/x86/boot/bzImage" \
 	"$OUT/initramfs-demo.cpio.gz" "$OUT/demo.log" 300 ||
 	die "QEMU failed; the console log is $OUT/demo.log"
-sed -n '/^DEMO-BEGIN/,/^DEMO-END/p' "$OUT/demo.log" | sed '1d;$d'
+# The console log has CRLF line ends and the firmware's terminal escapes.
+tr -d '\r' < "$OUT/demo.log" | sed -n '/DEMO-BEGIN$/,/^DEMO-END$/p' | sed '1d;$d'
 grep -q '^DEMO-END' "$OUT/demo.log" || die "the demo did not finish; see $OUT/demo.log"
 echo
 echo "(full console log: $OUT/demo.log)"
