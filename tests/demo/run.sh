@@ -22,9 +22,13 @@ decode() {
 
 show() {
 	gen=$(reg 0x08) sw=$(reg 0x10)
-	if [ $((gen & 4)) = 0 ]; then mode=auto; else mode=sw; fi
+	if [ $((gen & 4)) = 0 ]; then
+		mode=auto allows="hardware decides (SW_LTR unused)"
+	else
+		mode=sw allows=$(decode "$sw")
+	fi
 	printf '  %-12s %-12s %-6s %-10s %s\n' "$1" "$(cat "$attr")" "$mode" \
-		"$(printf '0x%04x' $((sw & 0xffff)))" "$(decode "$sw")"
+		"$(printf '0x%04x' $((sw & 0xffff)))" "$allows"
 }
 
 echo DEMO-BEGIN
@@ -63,4 +67,34 @@ for v in 0x10 010 -1 +5 10us AUTO 2147483647; do
 	printf '  %-12s -> %s; still reads %s\n' "$v" "${err:-accepted}" "$(cat "$attr")"
 done
 echo auto > "$attr"
+echo
+echo "== Who holds the latency tolerance: debugfs and trace events"
+CTL=/sys/devices/test_power_qos
+LISTING=/sys/kernel/debug/pm_qos/latency_tolerance
+T=/sys/kernel/tracing
+if [ ! -d "$CTL" ] || [ ! -r "$LISTING" ]; then
+	echo "  no test_power_qos module or no $LISTING"
+else
+	for ev in dev_pm_qos_latency_tolerance dev_pm_qos_add_request; do
+		echo 1 > "$T/events/power/$ev/enable" 2>/dev/null
+	done
+	: > "$T/trace" 2>/dev/null
+	echo demo > "$CTL/add_target"
+	echo "  user space: echo 100 > .../demo/power/pm_qos_latency_tolerance_us"
+	echo 100 > "$CTL/demo/power/pm_qos_latency_tolerance_us"
+	echo "  kernel:     dev_pm_qos_add_request(demo, 50) (test_power_qos)"
+	echo "add 1 50" > "$CTL/demo/requests"
+	echo "  LPSS:       echo 30 > $attr"
+	echo 30 > "$attr"
+	echo "  \$ cat $LISTING"
+	sed 's/^/    /' "$LISTING"
+	echo "  \$ grep dev_pm_qos $T/trace"
+	grep dev_pm_qos "$T/trace" 2>/dev/null |
+		sed -e 's/^ *//' -e 's/^[^:]*: //' -e 's/^/    /'
+	for ev in dev_pm_qos_latency_tolerance dev_pm_qos_add_request; do
+		echo 0 > "$T/events/power/$ev/enable" 2>/dev/null
+	done
+	echo auto > "$attr"
+	echo demo > "$CTL/remove_target"
+fi
 echo DEMO-END
