@@ -8,7 +8,7 @@ export CACHE OUT
 TREE := $(CACHE)/linux
 BZIMAGE := $(CACHE)/build/test/arch/x86/boot/bzImage
 
-.PHONY: help deps tree export kernel base-kernel demo check dist clean
+.PHONY: help deps tree export kernel base-kernel demo check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
@@ -17,6 +17,7 @@ help:
 	@echo "make export       write the tree's commits back to patches/"
 	@echo "make kernel       build the test kernel ($(BZIMAGE))"
 	@echo "make base-kernel  build the base alone (no series)"
+	@echo "make bench        ours against upstream 6.12, one table ($(OUT)/bench/; QUICK=1: minutes)"
 	@echo "make dist         one patch for a pristine linux-source-6.12 ($(OUT)/)"
 	@echo "make clean        remove $(OUT) (the cache $(CACHE) stays)"
 
@@ -40,6 +41,9 @@ demo: kernel
 
 check: deps
 	@scripts/check.sh
+
+bench: tree
+	@QUICK=$(QUICK) scripts/bench.sh
 
 dist: tree
 	@scripts/dist.sh $(OUT)/pmqos-lt-linux-6.12.patch

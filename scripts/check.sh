@@ -46,7 +46,7 @@ counted() {
 }
 
 shellcheck_all() {
-	cd "$TOP" && shellcheck scripts/*.sh tests/*/run.sh tests/guest/*/run.sh \
+	cd "$TOP" && shellcheck scripts/*.sh tests/*/run.sh tests/guest/*/run.sh bench/guest/run.sh \
 		tests/demo/run.sh qemu/init .ci/run
 }
 # Debian's python3 (with ply and git) for checkpatch's SPDX check

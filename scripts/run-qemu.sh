@@ -16,6 +16,8 @@
 #                $CACHE/qemu/ (ssdt .aml, nvme.img, qmp.sock)
 #   QEMU_APPEND  extra kernel command line arguments
 #   QEMU_MEM     guest memory in MiB (default 512)
+#   QEMU_ARGS    extra qemu-system-x86_64 arguments, split at spaces (e.g.
+#                a TCG plugin: -plugin PATH.so,ARG=VALUE)
 #   QMP_SOCK     QMP unix socket path (default $CACHE/qemu/qmp.sock); a host
 #                script can read guest memory while the guest runs, e.g.
 #                scripts/qmp-xp.py "$QMP_SOCK" 0x1F000810
@@ -81,8 +83,8 @@ fi
 
 run() {
 	status=0
-	# shellcheck disable=SC2086 # $fg is empty or one word
-	timeout $fg -k 10 "$limit" qemu-system-x86_64 \
+	# shellcheck disable=SC2086 # $fg is empty or one word, QEMU_ARGS a word list
+	timeout $fg -k 10 "$limit" qemu-system-x86_64 ${QEMU_ARGS:-} \
 		-machine q35 -m "${QEMU_MEM:-512}" -smp 1 -cpu max \
 		-nographic -no-reboot -nic none \
 		-kernel "$kernel" -initrd "$initrd" \

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make bench, in the guest (run by /init as /tests/bench/run.sh), on either
+# kernel.  scripts/bench.sh puts beside it: params (sourced, see below),
+# pmqos_bench.ko built for this kernel, the static sysfs-write-bench.
+# The kernel command line picks what to do:
+#   bench_mode=timing   user path (sysfs-write-bench) and kernel path
+#                       (pmqos_bench.ko) costs, one round
+#   bench_mode=traffic  LTR fidelity sweep and register traffic, in a boot
+#                       with the mmio-count QEMU plugin: every change is
+#                       done between two marker reads that open and close
+#                       one of the plugin's counting windows
+# Every result is a line starting with "BENCH ", parsed on the host by
+# scripts/bench-report.py.
+LPSS=0x1F000000
+dev=/sys/bus/platform/devices/INT33C0:00
+attr=$dev/power/pm_qos_latency_tolerance_us
+MARK_OPEN=0xF00 MARK_CLOSE=0xF04
+
+# params: BENCH_COUNTS (request counts for the module), BENCH_ITERS (timed
+# updates per measurement), BENCH_WRITES (timed sysfs writes per
+# measurement), BENCH_REPS (measurements of each kind),
+# BENCH_SWEEP (the tolerances of the fidelity sweep, us, ascending)
+# shellcheck source=/dev/null # written by scripts/bench.sh
+. ./params
+
+reg() { devmem $((LPSS + 0x800 + $1)) 32; }
+mark() { devmem $((LPSS + $1)) 32 >/dev/null; }
+
+mode=
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case "$arg" in
+	bench_mode=*) mode=${arg#bench_mode=} ;;
+	esac
+done
+
+echo "BENCH kernel $(uname -r)"
+if [ ! -f "$attr" ]; then
+	echo "BENCH error $attr is missing"
+	exit 1
+fi
+
+# traffic LABEL VALUE: write VALUE inside a counting window
+traffic() {
+	mark $MARK_OPEN
+	if echo "$2" >"$attr" 2>/dev/null; then rc=0; else rc=1; fi
+	mark $MARK_CLOSE
+	echo "BENCH window $window $1 value=$2 rc=$rc"
+	window=$((window + 1))
+}
+
+case "$mode" in
+timing)
+	for m in alternate same; do
+		rep=0
+		while [ $rep -lt "$BENCH_REPS" ]; do
+			out=$(./sysfs-write-bench "$attr" "$BENCH_WRITES" $m 10 20) ||
+				echo "BENCH error sysfs-write-bench $m failed"
+			echo "BENCH $out rep=$rep"
+			rep=$((rep + 1))
+		done
+	done
+	echo auto >"$attr"
+	dmesg -c >/dev/null
+	if insmod ./pmqos_bench.ko counts="$BENCH_COUNTS" iters="$BENCH_ITERS" \
+		reps="$BENCH_REPS"; then
+		dmesg | sed -n 's/.*pmqos_bench: \(kpath .*\)/BENCH \1/p'
+		rmmod pmqos_bench
+	else
+		echo "BENCH error insmod failed"
+		dmesg | grep pmqos_bench
+	fi
+	;;
+traffic)
+	window=0
+	traffic auto-to-value 500
+	for t in $BENCH_SWEEP; do
+		traffic sweep "$t"
+		sw=$(reg 0x10) gen=$(reg 0x08)
+		echo "BENCH ltr t=$t rc=$rc sw=$sw gen=$gen"
+	done
+	traffic sweep 700
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		traffic same-value 700
+	done
+	traffic value-to-any any
+	traffic any-to-auto auto
+	traffic auto-again auto
+	;;
+*)
+	echo "BENCH error no bench_mode= on the kernel command line"
+	exit 1
+	;;
+esac
+echo "BENCH end"
