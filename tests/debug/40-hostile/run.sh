@@ -133,25 +133,33 @@ readable() {
 }
 
 STATES="ha hn hy"
-# snapshot NAME: attribute and callback record of target NAME
-snapshot() { printf '%s %s\n' "$(rd "$(lt "$1")")" "$(cb_state "$1")"; }
+
+# snapv NAME: SNAP = attribute and callback record of target NAME (no fork)
+snapv() {
+	rdv "$CTL/$1/$ATTR"
+	cbv "$1"
+	SNAP="$RD $CB"
+}
+snapshot() { snapv "$1"; printf '%s\n' "$SNAP"; }
 
 # try CLASS INPUT: write INPUT in every state, check error and no change
 try() {
 	try_ret=0
+	case "$2" in
+	@*) mkbig "${2#@}" ;;
+	*) printf '%b' "$2" >"$IN" ;;
+	esac
 	for s in $STATES; do
-		before=$(snapshot "$s")
-		case "$2" in
-		@*) mkbig "${2#@}"; wr_raw "$(lt "$s")" "$IN" ;;
-		*) wr "$(lt "$s")" "$2" ;;
-		esac
+		snapv "$s"
+		before=$SNAP
+		wr_raw "$CTL/$s/$ATTR" "$IN"
 		if [ "$RES" != "$1" ]; then
 			diag "$s: got $RES, expected $1"
 			try_ret=1
 		fi
-		after=$(snapshot "$s")
-		if [ "$after" != "$before" ]; then
-			diag "$s: state changed from '$before' to '$after'"
+		snapv "$s"
+		if [ "$SNAP" != "$before" ]; then
+			diag "$s: state changed from '$before' to '$SNAP'"
 			try_ret=1
 		fi
 	done

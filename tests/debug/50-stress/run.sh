@@ -5,7 +5,9 @@
 # power/pm_qos_latency_tolerance_us (valid and invalid values), kernel
 # requests added, updated and removed through the test module (own and
 # ancestor requests), expose/hide, readers, and a target with a child
-# removed ("keep" or not) and added again, all at once.  Every operation
+# removed ("keep" or not) and added again, all at once (removal stops
+# after three quarters of the time, so that the re-added target collects
+# requests for the final check).  Every operation
 # may only fail the way the race allows (the file or device is gone, the
 # request ID is in use or unknown, invalid input).  Afterwards, for every
 # target, the callback's last value is the minimum of its live requests
@@ -15,7 +17,11 @@ SUITE=power_qos_stress
 
 DURATION=${STRESS_SECONDS:-20}
 STOP=$TMP/stop
+STOP_UNPLUG=$TMP/stop-unplug
 GRACE=120
+
+# The core's listing of latency tolerance requests, if it has one
+DBG=/sys/kernel/debug/pm_qos/latency_tolerance
 
 # Targets: sa; sp with sc (no callback, for ancestor requests on sp);
 # hx with hc (ancestor requests on hx), both removed and re-added all along.
@@ -35,12 +41,15 @@ pick() {
 }
 
 # op FILE TEXT: echo TEXT to FILE with the shell builtin (no fork);
-# RES = OK or the error name.
+# RES = OK or the error name.  A file that has gone gives ENOENT, or
+# EACCES if its directory is still there (ash opens with O_CREAT, and sysfs
+# directories cannot create files); an open file whose device is being
+# removed gives ENODEV.
 op() {
 	if { echo "$2" >"$1"; } 2>"$E"; then
 		RES=OK
 	else
-		RES=$(err_name "$E")
+		err_name "$E"
 	fi
 }
 
@@ -61,7 +70,7 @@ note() {
 worker_end() { echo "$ops $oks $bad" >"$TMP/res.$W"; }
 
 # Valid values go through, invalid ones get EINVAL, unless the attribute
-# is gone (device removed: ENOENT, ENODEV; hidden: EACCES on open).
+# is gone (hidden, or its device removed).
 w_user() {
 	W=user$1 SEED=$1 E=$TMP/err.$W ops=0 oks=0 bad=0
 	while [ ! -e "$STOP" ]; do
@@ -106,8 +115,8 @@ w_kreq() {
 		esac
 		op "$f" "$c"
 		case $v in
-		-*) note "EINVAL EEXIST ENOENT ENODEV" "$c to $f" ;;
-		*) note "OK EEXIST ENOENT ENODEV" "$c to $f" ;;
+		-*) note "EINVAL EEXIST ENOENT ENODEV EACCES" "$c to $f" ;;
+		*) note "OK EEXIST ENOENT ENODEV EACCES" "$c to $f" ;;
 		esac
 	done
 	worker_end
@@ -128,7 +137,7 @@ w_anc() {
 		2) c="remove $id" ;;
 		esac
 		op "$f" "$c"
-		note "OK EEXIST ENOENT ENODEV" "$c to $f"
+		note "OK EEXIST ENOENT ENODEV EACCES" "$c to $f"
 	done
 	worker_end
 }
@@ -140,16 +149,19 @@ w_expose() {
 		d=$P
 		pick expose hide
 		op "$d/$P" 1
-		note "OK ENOENT ENODEV" "$P $d"
+		note "OK ENOENT ENODEV EACCES" "$P $d"
 	done
 	worker_end
 }
 
 # Remove hc and hx (alternately with "keep", so that the core has to drop
-# their requests) and add them again; always a whole cycle.
+# their requests) and add them again; always a whole cycle, sometimes with
+# a pause so that the others find them.
 w_unplug() {
 	W=unplug SEED=17 E=$TMP/err.$W ops=0 oks=0 bad=0
-	while [ ! -e "$STOP" ]; do
+	while [ ! -e "$STOP_UNPLUG" ]; do
+		rnd 4
+		[ "$R" = 0 ] && usleep 20000
 		keep=
 		[ $((ops % 8)) = 0 ] && keep=" keep"
 		op "$CTL/remove_target" "hc$keep"; note OK "remove hc$keep"
@@ -160,6 +172,8 @@ w_unplug() {
 	worker_end
 }
 
+# Reads every attribute of every target, and the core's debugfs listing
+# (which walks the requests of devices that may be going away).
 w_read() {
 	W=read SEED=19 E=$TMP/err.$W ops=0 oks=0 bad=0
 	while [ ! -e "$STOP" ]; do
@@ -169,6 +183,11 @@ w_read() {
 				{ read -r x <"$d/$f"; } 2>/dev/null && oks=$((oks + 1))
 			done
 		done
+		if [ -e "$DBG" ]; then
+			ops=$((ops + 1))
+			{ while read -r x; do :; done <"$DBG"; } 2>/dev/null &&
+				oks=$((oks + 1))
+		fi
 	done
 	: "$x"
 	worker_end
@@ -202,7 +221,19 @@ check_target() {
 	check_eq "$1 cb_last" "$got" "$want"
 }
 
-ktap_begin "$SUITE" 16
+# In the debugfs listing, every device's effective value was passed to
+# its callback ("DEVICE effective=V applied=V" lines).
+check_listing() {
+	awk '/ effective=/ {
+		e = $0; sub(/.* effective=/, "", e); sub(/ .*/, "", e)
+		a = $0; sub(/.* applied=/, "", a); sub(/ .*/, "", a)
+		if (e != a) { print "# " $0; bad = 1 }
+		n++
+	}
+	END { print "# " n + 0 " devices listed"; exit bad }' "$DBG"
+}
+
+ktap_begin "$SUITE" 17
 
 ok=0
 mk sa && mk sp && mk sc "parent=sp nocb" && mk hx && mk hc "parent=hx" || ok=1
@@ -211,7 +242,9 @@ result $ok "setup: targets sa, sp/sc, hx/hc"
 diag "running $WORKERS for ${DURATION}s"
 w_user 1 & w_user 2 & w_user 3 &
 w_kreq & w_anc & w_expose & w_unplug & w_read &
-sleep "$DURATION"
+sleep $((DURATION * 3 / 4))
+: >"$STOP_UNPLUG"
+sleep $((DURATION - DURATION * 3 / 4))
 : >"$STOP"
 
 # Join, but do not wait forever for a worker stuck in the kernel.
@@ -247,6 +280,14 @@ for t in sa sp hx hc; do
 	check_target "$t"
 	result $? "$t: callback last value is the minimum of the live requests"
 done
+
+if [ -e "$DBG" ]; then
+	check_listing
+	result $? "debugfs listing: effective value applied for every device"
+else
+	echo "ok $((KTAP_N + 1)) debugfs listing # SKIP no $DBG"
+	KTAP_N=$((KTAP_N + 1))
+fi
 
 ok=0
 check_eq "sc cb_last" "$(rd "$D_sc/cb_last")" none || ok=1

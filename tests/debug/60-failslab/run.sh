@@ -21,16 +21,19 @@ PATHS="user_first user_update user_over_kernel kernel_first ancestor_first
 expose add_device"
 
 # range SYMBOL: RSTART and REND, the address range of a text symbol (up to
-# the next symbol), from /proc/kallsyms; fails unless exactly one matches.
+# the next symbol), from /proc/kallsyms; the symbol itself, else its only
+# clone (SYMBOL.constprop.0, ...); fails unless exactly one matches.
 range() {
 	# shellcheck disable=SC2046 # two words or "- COUNT"
 	set -- $(awk -v f="$1" '
 		NR == FNR {
-			if (($2 == "t" || $2 == "T") && ($3 == f || index($3, f ".") == 1)) {
-				n++; s = $1
-			}
+			if ($2 != "t" && $2 != "T")
+				next
+			if ($3 == f) { n++; s = $1 }
+			else if (index($3, f ".") == 1 && $3 !~ /\.cold$/) { nc++; sc = $1 }
 			next
 		}
+		FNR == 1 && n == 0 && nc == 1 { n = 1; s = sc }
 		n == 1 && ("x" $1) > ("x" s) && (e == "" || ("x" $1) < ("x" e)) { e = $1 }
 		END { if (n == 1 && e != "") print "0x" s, "0x" e; else print "-", n + 0 }' \
 		/proc/kallsyms /proc/kallsyms)
@@ -50,7 +53,7 @@ nth_write() {
 			sh "$1" "$IN" "$2" >/dev/null 2>"$ERR"; then
 		RES=OK
 	else
-		RES=$(err_name "$ERR")
+		err_name "$ERR"
 	fi
 	INJ=$((TIMES0 - $(cat "$FS/times")))
 }
@@ -93,11 +96,24 @@ user_over_kernel_do() { nth_write "$n" "$(lt fc)" 100; }
 user_over_kernel_state() { echo "$(rd "$(lt fc)") $(cb_state fc)"; }
 user_over_kernel_done() { check_eq fc "$(user_over_kernel_state)" "100 100/2"; }
 
-kernel_first_prep() { SYM=dev_pm_qos_add_request; fresh fd; }
+# Aimed at the test module's caller: dev_pm_qos_add_request() may be a
+# tail call.  The module's own allocation fails first (last_ret stays 0),
+# then the API's (last_ret -12).
+kernel_first_prep() { SYM=tpq_request_add; fresh fd; }
 kernel_first_do() { nth_write "$n" "$(td fd)/requests" "add 1 50"; }
 kernel_first_state() { echo "$(cat "$(td fd)/requests") $(rd "$(lt fd)") $(cb_state fd)"; }
 kernel_first_done() { check_eq fd "$(kernel_first_state)" "1 50 fd auto 50/1"; }
-kernel_first_failed() { check_eq "fd last_ret" "$(rd "$(td fd)/last_ret")" -12; }
+kernel_first_failed() {
+	rdv "$(td fd)/last_ret"
+	case $RD in
+	-12) API_FAILS=$((API_FAILS + 1)) ;;
+	0) ;;
+	*) diag "fd last_ret: got $RD, expected 0 or -12"; return 1 ;;
+	esac
+}
+kernel_first_end() {
+	[ "$API_FAILS" -gt 0 ] || { diag "no failure inside the PM QoS API"; return 1; }
+}
 
 ancestor_first_prep() { SYM=dev_pm_qos_add_ancestor_request; fresh fp fq; }
 ancestor_first_do() { nth_write "$n" "$(td fq)/requests" "ancestor 1 30"; }
@@ -139,7 +155,7 @@ add_device_done() {
 
 # sweep PATH: see the top of the file
 sweep() {
-	p=$1 n=0 nfail=0 ninj=0 bad=0 complete=0
+	p=$1 n=0 nfail=0 ninj=0 bad=0 complete=0 API_FAILS=0
 	while [ $n -lt $MAXN ]; do
 		n=$((n + 1))
 		"${p}_prep" || { diag "try $n: preparing failed"; bad=1; break; }
@@ -178,6 +194,9 @@ sweep() {
 	diag "$p: $n tries, $ninj failures injected, $nfail writes failed with ENOMEM"
 	[ $complete = 1 ] || { diag "$p: no clean success within $MAXN tries"; bad=1; }
 	[ $nfail -gt 0 ] || { diag "$p: no write failed: the filter missed the path"; bad=1; }
+	if command -v "${p}_end" >/dev/null; then
+		"${p}_end" || bad=1
+	fi
 	return $bad
 }
 

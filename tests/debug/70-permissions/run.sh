@@ -18,7 +18,7 @@ tester_write() {
 	if as_tester "printf '%s' '$2' | dd of='$1' conv=notrunc"; then
 		RES=OK
 	else
-		RES=$(err_name "$ERR")
+		err_name "$ERR"
 	fi
 }
 

@@ -37,22 +37,28 @@ result() {
 	fi
 }
 
-# Symbolic name of the error message in file $1, from dd (strerror text)
-# or from ash's own redirection messages; OK if the file is empty.
-err_name() {
-	msg=$(cat "$1" 2>/dev/null)
-	case "$msg" in
-	'') echo OK ;;
-	*"Invalid argument"*) echo EINVAL ;;
-	*"Numerical result out of range"* | *"Result not representable"*) echo ERANGE ;;
-	*"Permission denied"*) echo EACCES ;;
-	*"Cannot allocate memory"* | *"Out of memory"*) echo ENOMEM ;;
-	*"No such device"*) echo ENODEV ;;
-	*"No such file"* | *"no such file"* | *"nonexistent directory"*) echo ENOENT ;;
-	*"File exists"*) echo EEXIST ;;
-	*"busy"*) echo EBUSY ;;
-	*) printf 'OTHER(%s)\n' "$(printf '%s' "$msg" | tr '\n' ' ')" ;;
+# errno_of MSG: RES = symbolic name of an error message from dd (strerror
+# text) or from ash's own redirection messages; OK if MSG is empty.
+errno_of() {
+	case "$1" in
+	'') RES=OK ;;
+	*"Invalid argument"*) RES=EINVAL ;;
+	*"Numerical result out of range"* | *"Result not representable"*) RES=ERANGE ;;
+	*"Permission denied"*) RES=EACCES ;;
+	*"Cannot allocate memory"* | *"Out of memory"*) RES=ENOMEM ;;
+	*"No such device"*) RES=ENODEV ;;
+	*"No such file"* | *"no such file"* | *"nonexistent directory"*) RES=ENOENT ;;
+	*"File exists"*) RES=EEXIST ;;
+	*"busy"*) RES=EBUSY ;;
+	*) RES="OTHER($1)" ;;
 	esac
+}
+
+# err_name FILE: RES for the first line of FILE (no fork)
+err_name() {
+	en_msg=
+	read -r en_msg <"$1" 2>/dev/null
+	errno_of "$en_msg"
 }
 
 # wr_raw FILE INFILE: write the bytes of INFILE to FILE in one write(2)
@@ -61,7 +67,7 @@ wr_raw() {
 	if dd if="$2" of="$1" bs=16384 conv=notrunc >/dev/null 2>"$ERR"; then
 		RES=OK
 	else
-		RES=$(err_name "$ERR")
+		err_name "$ERR"
 	fi
 }
 
@@ -81,11 +87,16 @@ wr_expect() {
 
 wr_ok() { wr_expect "$1" "$2" OK; }
 
-# rd FILE: the first line of FILE, or <missing> (no fork)
+# rdv FILE: RD = the first line of FILE, or <missing> (no fork)
+rdv() {
+	RD='<missing>'
+	[ -e "$1" ] && { read -r RD <"$1" || RD="<unreadable>"; }
+}
+
+# rd FILE: print the first line of FILE, or <missing>
 rd() {
-	rd_v='<missing>'
-	[ -e "$1" ] && { read -r rd_v <"$1" || rd_v="<unreadable>"; }
-	printf '%s\n' "$rd_v"
+	rdv "$1"
+	printf '%s\n' "$RD"
 }
 
 check_eq() {  # check_eq WHAT ACTUAL EXPECTED
@@ -132,12 +143,35 @@ rm_all() {
 	return $rm_ret
 }
 
-# cb_state NAME: "cb_last/cb_count" of target NAME
-cb_state() { printf '%s/%s\n' "$(rd "$(td "$1")/cb_last")" "$(rd "$(td "$1")/cb_count")"; }
+# cbv NAME: CB = "cb_last/cb_count" of target NAME (no fork, NAME must
+# have been made by mk)
+cbv() {
+	cbv_d=$CTL/$1
+	eval "cbv_d=\${TD_$1:-\$cbv_d}"
+	rdv "$cbv_d/cb_last"
+	CB=$RD
+	rdv "$cbv_d/cb_count"
+	CB=$CB/$RD
+}
 
-# Finish: remove leftover targets and temporary files; exit status.
+# cb_state NAME: print "cb_last/cb_count" of target NAME
+cb_state() {
+	cbv "$1"
+	printf '%s\n' "$CB"
+}
+
+# Seconds since boot
+uptime_s() {
+	read -r up_s _ </proc/uptime
+	echo "${up_s%%.*}"
+}
+T0=$(uptime_s)
+
+# Finish: remove leftover targets and temporary files, print the time
+# taken; exit status.
 finish() {
 	rm_all >/dev/null 2>&1
+	diag "${SUITE:-test}: $(($(uptime_s) - T0)) s (started $T0 s after boot)"
 	rm -rf "$TMP"
 	[ "$KTAP_FAIL" = 0 ]
 }
