@@ -137,8 +137,9 @@ STATES="ha hn hy"
 # snapv NAME: SNAP = attribute and callback record of target NAME (no fork)
 snapv() {
 	rdv "$CTL/$1/$ATTR"
+	snap_a=$RD
 	cbv "$1"
-	SNAP="$RD $CB"
+	SNAP="$snap_a $CB"
 }
 snapshot() { snapv "$1"; printf '%s\n' "$SNAP"; }
 

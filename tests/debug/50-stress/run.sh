@@ -4,14 +4,16 @@
 # (STRESS_SECONDS, default 20): three user-space writers on
 # power/pm_qos_latency_tolerance_us (valid and invalid values), kernel
 # requests added, updated and removed through the test module (own and
-# ancestor requests), expose/hide, readers, and a target with a child
-# removed ("keep" or not) and added again, all at once (removal stops
-# after three quarters of the time, so that the re-added target collects
-# requests for the final check).  Every operation
-# may only fail the way the race allows (the file or device is gone, the
-# request ID is in use or unknown, invalid input).  Afterwards, for every
-# target, the callback's last value is the minimum of its live requests
-# (user and kernel), or -1 (auto) without requests; nothing leaked.
+# ancestor requests), expose/hide, readers (of the core's debugfs listing
+# of requests too), and a target with a child removed ("keep" or not) and
+# added again, all at once.  Removal stops after three quarters of the
+# time, so that the re-added target collects requests for the final check.
+# Every operation may only fail the way the race allows (the file or
+# device is gone, the request ID is in use or unknown, invalid input).
+# Afterwards, for every target, the callback's last value is the minimum
+# of its live requests (user and kernel), or -1 (auto) without requests,
+# the debugfs listing shows every effective value applied, and nothing
+# leaked.  STRESS_SECONDS is read from the environment only.
 SUITE=power_qos_stress
 . ../lib/common.sh
 

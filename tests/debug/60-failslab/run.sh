@@ -96,10 +96,11 @@ user_over_kernel_do() { nth_write "$n" "$(lt fc)" 100; }
 user_over_kernel_state() { echo "$(rd "$(lt fc)") $(cb_state fc)"; }
 user_over_kernel_done() { check_eq fc "$(user_over_kernel_state)" "100 100/2"; }
 
-# Aimed at the test module's caller: dev_pm_qos_add_request() may be a
-# tail call.  The module's own allocation fails first (last_ret stays 0),
-# then the API's (last_ret -12).
-kernel_first_prep() { SYM=tpq_request_add; fresh fd; }
+# Aimed at the test module's handler of "requests" writes, because
+# dev_pm_qos_add_request() may be a tail call (it is: into the function that
+# records the owner), which leaves no trace on the stack.  The module's own
+# allocations fail first (last_ret stays 0), then the API's (last_ret -12).
+kernel_first_prep() { SYM=requests_store; fresh fd; }
 kernel_first_do() { nth_write "$n" "$(td fd)/requests" "add 1 50"; }
 kernel_first_state() { echo "$(cat "$(td fd)/requests") $(rd "$(lt fd)") $(cb_state fd)"; }
 kernel_first_done() { check_eq fd "$(kernel_first_state)" "1 50 fd auto 50/1"; }
