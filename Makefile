@@ -8,7 +8,7 @@ export CACHE OUT
 TREE := $(CACHE)/linux
 BZIMAGE := $(CACHE)/build/test/arch/x86/boot/bzImage
 
-.PHONY: help deps tree export kernel base-kernel demo check dist clean bench
+.PHONY: help deps tree export kernel base-kernel demo check debug-check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
@@ -17,6 +17,7 @@ help:
 	@echo "make export       write the tree's commits back to patches/"
 	@echo "make kernel       build the test kernel ($(BZIMAGE))"
 	@echo "make base-kernel  build the base alone (no series)"
+	@echo "make debug-check  build the debug kernel, run tests/debug/* under it"
 	@echo "make bench        ours against upstream 6.12, one table ($(OUT)/bench/; QUICK=1: minutes)"
 	@echo "make dist         one patch for a pristine linux-source-6.12 ($(OUT)/)"
 	@echo "make clean        remove $(OUT) (the cache $(CACHE) stays)"
@@ -41,6 +42,11 @@ demo: kernel
 
 check: deps
 	@scripts/check.sh
+
+debug-check: tree
+	@scripts/build-kernel.sh debug $(TREE) configs/test.config configs/debug.config
+	@scripts/guest-image.sh debug $(OUT)/initramfs-debug.cpio.gz
+	@scripts/debug-check.sh $(OUT)/initramfs-debug.cpio.gz
 
 bench: tree
 	@QUICK=$(QUICK) scripts/bench.sh

@@ -47,7 +47,7 @@ counted() {
 
 shellcheck_all() {
 	cd "$TOP" && shellcheck scripts/*.sh tests/*/run.sh tests/guest/*/run.sh bench/guest/run.sh \
-		tests/demo/run.sh qemu/init .ci/run
+		tests/demo/run.sh tests/debug/*/run.sh tests/debug/lib/*.sh qemu/init .ci/run
 }
 # Debian's python3 (with ply and git) for checkpatch's SPDX check
 checkpatch() { (cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$1"); }
@@ -110,6 +110,13 @@ step w1-sparse w1_sparse
 # In QEMU
 step initramfs "$TOP/scripts/guest-image.sh" check "$OUT/initramfs-check.cpio.gz" || stop=1
 counted guest guest
+
+# The debug kernel (configs/debug.config: KASAN, lockdep, kmemleak,
+# failslab) with tests/debug/*: hostile input, stress, allocation failure
+step build-debug "$TOP/scripts/build-kernel.sh" debug "$TREE" \
+	"$TOP/configs/test.config" "$TOP/configs/debug.config" &&
+	step initramfs-debug "$TOP/scripts/guest-image.sh" debug "$OUT/initramfs-debug.cpio.gz" &&
+	counted debug-guest "$TOP/scripts/debug-check.sh" "$OUT/initramfs-debug.cpio.gz"
 
 step dist "$TOP/scripts/dist.sh" "$OUT/pmqos-lt-linux-6.12.patch"
 

@@ -216,10 +216,4 @@ wr_ok "$(lt hn)" 2147483646 && check_eq hn "$(snapshot hn)" "2147483646 500/2" |
 wr_ok "$(lt hy)" 'auto\n' && check_eq hy "$(snapshot hy)" "auto -1/2" || ok=1
 result $ok "valid writes still work: 0, 2147483646, auto"
 
-ok=0
-rm_all || ok=1
-check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || ok=1
-result $ok "targets removed, no leaked requests"
-
-echo "# $SUITE: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"
-finish
+end_suite

@@ -68,6 +68,10 @@ note() {
 	esac
 }
 
+# note_gone ALLOWED WHAT: note, also allowing the errors that say that the
+# file or device has gone (see op)
+note_gone() { note "$1 ENOENT ENODEV EACCES" "$2"; }
+
 # worker_end: the result line of worker $W; its presence means done
 worker_end() { echo "$ops $oks $bad" >"$TMP/res.$W"; }
 
@@ -88,10 +92,8 @@ w_user() {
 		*) rnd 1000; v=$R ;;
 		esac
 		op "$f" "$v"
-		case $v in
-		-5 | 12x) note "EINVAL ENOENT ENODEV EACCES" "write $v to $f" ;;
-		*) note "OK ENOENT ENODEV EACCES" "write $v to $f" ;;
-		esac
+		case $v in -5 | 12x) want=EINVAL ;; *) want=OK ;; esac
+		note_gone "$want" "write $v to $f"
 	done
 	worker_end
 }
@@ -116,10 +118,8 @@ w_kreq() {
 		2) c="remove $id" v=0 ;;
 		esac
 		op "$f" "$c"
-		case $v in
-		-*) note "EINVAL EEXIST ENOENT ENODEV EACCES" "$c to $f" ;;
-		*) note "OK EEXIST ENOENT ENODEV EACCES" "$c to $f" ;;
-		esac
+		case $v in -*) want=EINVAL ;; *) want=OK ;; esac
+		note_gone "$want EEXIST" "$c to $f"
 	done
 	worker_end
 }
@@ -139,7 +139,7 @@ w_anc() {
 		2) c="remove $id" ;;
 		esac
 		op "$f" "$c"
-		note "OK EEXIST ENOENT ENODEV EACCES" "$c to $f"
+		note_gone "OK EEXIST" "$c to $f"
 	done
 	worker_end
 }
@@ -151,7 +151,7 @@ w_expose() {
 		d=$P
 		pick expose hide
 		op "$d/$P" 1
-		note "OK ENOENT ENODEV EACCES" "$P $d"
+		note_gone OK "$P $d"
 	done
 	worker_end
 }

@@ -67,10 +67,4 @@ wr_ok "$(lt pb)" auto && check_eq pb "$(cb_state pb)" 90/2 || ok=1
 wr_ok "$(lt pa)" 7 && check_eq pa "$(cb_state pa)" 7/3 || ok=1
 result $ok "root still writes: auto and 7"
 
-ok=0
-rm_all || ok=1
-check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || ok=1
-result $ok "targets removed, no leaked requests"
-
-echo "# $SUITE: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"
-finish
+end_suite

@@ -176,6 +176,17 @@ finish() {
 	[ "$KTAP_FAIL" = 0 ]
 }
 
+# The last result of a suite: remove every target, check that the test
+# module holds no request any more; then the counts, and finish.
+end_suite() {
+	es_ok=0
+	rm_all || es_ok=1
+	check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || es_ok=1
+	result $es_ok "targets removed, no leaked requests"
+	echo "# $SUITE: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"
+	finish
+}
+
 [ -d "$CTL" ] || {
 	echo "KTAP version 1"
 	echo "# Subtest: ${SUITE:-debug}"
