@@ -94,7 +94,7 @@ pristine=$("$TOP/scripts/get-source.sh") || stop=1
 counted base-strip sh "$TOP/tests/base/run.sh" "$pristine"
 
 # The series
-step series-applies "$TOP/scripts/mktree.sh" || stop=1
+step series-applies env STRICT=1 "$TOP/scripts/mktree.sh" || stop=1
 for p in $(series_list); do
 	step "checkpatch-${p%%-*}" checkpatch "$TOP/patches/$p"
 done

@@ -4,7 +4,9 @@
 # the pristine linux-source-6.12 with upstream's latency tolerance removed
 # by base/strip.py; branch "lt" is base plus patches/series applied with
 # git am.  A tree whose branch has commits that were never exported is left
-# alone (run 'make export' first, or FORCE=1 to throw them away).
+# alone (run 'make export' first, or FORCE=1 to throw them away), and so
+# are uncommitted changes: the builds use them, with a warning.  STRICT=1
+# (make check) refuses both: what is tested is exactly patches/.
 set -eu
 . "$(dirname "$0")/common.sh"
 
@@ -70,6 +72,19 @@ if [ "$(cat "$TREE/.git/pmqos-base" 2>/dev/null)" != "$base_id" ]; then
 	make_base
 fi
 
+# Uncommitted changes to tracked files: kept (the builds use them) unless
+# STRICT=1, which wants the tree to be exactly patches/.
+if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+	if [ "${FORCE:-0}" = 1 ]; then
+		git -C "$TREE" reset -q --hard
+		msg "dropped the uncommitted changes in $TREE (FORCE=1)"
+	elif [ "${STRICT:-0}" = 1 ]; then
+		die "$TREE has uncommitted changes; commit and 'make export' (or FORCE=1 to drop them)"
+	else
+		msg "warning: $TREE has uncommitted changes; the builds use them"
+	fi
+fi
+
 head=$(git -C "$TREE" rev-parse HEAD)
 if [ "$(applied)" = "$series_id $head" ]; then
 	msg "tree is up to date: $TREE"
@@ -89,11 +104,11 @@ if [ "$(applied)" != "$series_id $head" ] && [ "$head" != "$(git -C "$TREE" rev-
 fi
 if [ -n "$(applied)" ] && [ "$(applied | cut -d' ' -f2)" != "$head" ] &&
 	[ "${FORCE:-0}" != 1 ]; then
-	if [ "$(applied | cut -d' ' -f1)" = "$series_id" ]; then
+	if [ "$(applied | cut -d' ' -f1)" = "$series_id" ] && [ "${STRICT:-0}" != 1 ]; then
 		msg "tree has commits not in patches/ yet (make export): using it as is"
 		exit 0
 	fi
-	die "$TREE has unexported commits and patches/ changed; 'make export' or FORCE=1"
+	die "$TREE has commits not in patches/; 'make export' or FORCE=1"
 fi
 if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
 	[ "${FORCE:-0}" != 1 ]; then
