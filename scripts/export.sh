@@ -16,7 +16,11 @@ mkdir -p "$out"
 git -C "$TREE" config branch.lt.description "$(cat "$TOP/patches/cover.txt")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$TREE" format-patch -q --zero-commit --no-signature --cover-letter \
+# Blob ids in the "index" lines are abbreviated to a fixed length: git's
+# automatic length grows with the number of objects in the repository,
+# which would make the bytes depend on the tree's history.
+git -C "$TREE" -c core.abbrev=12 format-patch -q --abbrev=12 \
+	--zero-commit --no-signature --cover-letter \
 	--cover-from-description=subject --thread=shallow \
 	--subject-prefix=PATCH -o "$tmp" base..lt
 # The cover letter is dated "now": date it like the newest commit instead.
