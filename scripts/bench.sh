@@ -69,9 +69,7 @@ kernel() {
 	mkdir -p "$dir/$name/module" "$dir/$name/bench"
 	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$dir/$name/module/"
 	msg "building pmqos_bench.ko for $name"
-	CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}" flock "$CACHE/build.lock" \
-		make -s -C "$src" O="$build" M="$dir/$name/module" \
-		CC="ccache gcc" HOSTCC="ccache gcc" modules
+	kmake "$src" "$build" M="$dir/$name/module" modules
 	cp "$TOP/bench/guest/run.sh" "$dir/$name/module/pmqos_bench.ko" \
 		"$dir/sysfs-write-bench" "$dir/$name/bench/"
 	{

@@ -22,22 +22,13 @@ set -- $frags
 out=$BUILD/$name
 mkdir -p "$out"
 
-export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
-export CCACHE_BASEDIR="$CACHE" CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
-export KBUILD_BUILD_TIMESTAMP='2024-11-17' KBUILD_BUILD_USER=pmqos KBUILD_BUILD_HOST=lt
-# One kernel build at a time on this machine: every build takes the lock.
-kmake() {
-	flock "$CACHE/build.lock" make -s -C "$src" O="$out" \
-		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
-}
-
 # Reconfigure only when the fragments (or their order) changed.
 stamp=$(cat "$@" | sha256sum | cut -c1-16)
 if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] || [ ! -f "$out/.config" ]; then
 	msg "configuring $name"
-	kmake tinyconfig >/dev/null
+	kmake "$src" "$out" tinyconfig >/dev/null
 	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "$@" >/dev/null)
-	kmake olddefconfig >/dev/null
+	kmake "$src" "$out" olddefconfig >/dev/null
 	# The last fragment to name an option wins, as in merge_config.sh.
 	bad=$(awk '
 		/^CONFIG_[A-Za-z0-9_]+=/ { o = $0; sub(/=.*/, "", o); want[o] = $0 }
@@ -56,5 +47,5 @@ fi
 
 msg "building $name in $out"
 # shellcheck disable=SC2086 # EXTRA_MAKE and TARGETS are word lists
-kmake -j"$(nproc)" ${EXTRA_MAKE:-} ${TARGETS:-bzImage}
+kmake "$src" "$out" -j"$(nproc)" ${EXTRA_MAKE:-} ${TARGETS:-bzImage}
 echo "$out/arch/x86/boot/bzImage"

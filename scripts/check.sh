@@ -108,6 +108,7 @@ step build-base "$TOP/scripts/build-kernel.sh" base "$BASE_TREE" \
 	"$TOP/configs/test.config" "$TOP/configs/base.config"
 step build-test "$TOP/scripts/build-kernel.sh" test "$TREE" "$TOP/configs/test.config" || stop=1
 step build-test-no-warnings no_warnings "$logs/build-test.log"
+counted each-patch-builds "$TOP/scripts/each-patch-builds.sh"
 step w1-sparse w1_sparse
 
 # In QEMU

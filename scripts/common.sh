@@ -10,6 +10,20 @@ BASE_TREE=$CACHE/linux-base   # worktree of the base commit alone
 BUILD=$CACHE/build            # out-of-tree build directories, one per config
 export CACHE TOP SRC_DIR TREE BASE_TREE BUILD
 
+# Kernel builds: ccache in the cache, reproducible build stamps.
+export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
+export CCACHE_BASEDIR="$CACHE" CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+export KBUILD_BUILD_TIMESTAMP='2024-11-17' KBUILD_BUILD_USER=pmqos KBUILD_BUILD_HOST=lt
+# kmake SRC OUT ARGS...: make in the kernel tree SRC, out of tree in OUT,
+# with ccache.  One kernel build at a time on this machine: every build
+# takes the lock.
+kmake() {
+	kmake_src=$1 kmake_out=$2
+	shift 2
+	flock "$CACHE/build.lock" make -s -C "$kmake_src" O="$kmake_out" \
+		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
 msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
 
