@@ -59,19 +59,9 @@ export_twice() {
 		diff -r -x cover.txt "$d" "$TOP/patches" && rm -rf "$d"
 }
 guest() {
-	rm -f "$OUT/guest.log" "$OUT/host-xp.log"
-	export QMP_SOCK="$OUT/qmp.sock"
-	python3 "$TOP/scripts/qmp-watch.py" "$QMP_SOCK" "$OUT/guest.log" "$OUT/host-xp.log" &
-	watcher=$!
-	"$TOP/scripts/run-qemu.sh" "$BUILD/test/arch/x86/boot/bzImage" \
-		"$OUT/initramfs-check.cpio.gz" "$OUT/guest.log" 900
-	# the watcher ends at GUEST-END; a guest that never got there fails anyway
-	for _ in 1 2 3 4 5; do kill -0 "$watcher" 2>/dev/null && sleep 1; done
-	kill "$watcher" 2>/dev/null
-	wait "$watcher"
-	cat "$OUT/host-xp.log" >> "$OUT/guest.log"
-	python3 "$TOP/scripts/ktap-check.py" --expect kunit --expect lpss \
-		--expect power_qos --expect lpss_ltr --expect lpss_host "$OUT/guest.log"
+	"$TOP/scripts/guest-check.sh" "$BUILD/test/arch/x86/boot/bzImage" \
+		"$OUT/initramfs-check.cpio.gz" "$OUT/guest.log" 900 \
+		kunit lpss power_qos lpss_ltr lpss_host
 }
 
 # The files the series touches, as objects, and the in-tree users of the API

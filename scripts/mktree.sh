@@ -74,9 +74,11 @@ fi
 
 # Uncommitted changes to tracked files: kept (the builds use them) unless
 # STRICT=1, which wants the tree to be exactly patches/.
-if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
+if [ -n "$dirty" ]; then
 	if [ "${FORCE:-0}" = 1 ]; then
 		git -C "$TREE" reset -q --hard
+		dirty=
 		msg "dropped the uncommitted changes in $TREE (FORCE=1)"
 	elif [ "${STRICT:-0}" = 1 ]; then
 		die "$TREE has uncommitted changes; commit and 'make export' (or FORCE=1 to drop them)"
@@ -110,8 +112,7 @@ if [ -n "$(applied)" ] && [ "$(applied | cut -d' ' -f2)" != "$head" ] &&
 	fi
 	die "$TREE has commits not in patches/; 'make export' or FORCE=1"
 fi
-if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
-	[ "${FORCE:-0}" != 1 ]; then
+if [ -n "$dirty" ]; then
 	die "$TREE has uncommitted changes; commit and 'make export', or FORCE=1"
 fi
 

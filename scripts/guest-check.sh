@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Boot a kernel with a test initramfs in QEMU and judge the run.
+#   guest-check.sh BZIMAGE INITRAMFS LOG TIMEOUT SUITE...
+# The console goes to LOG.  scripts/qmp-watch.py answers the guest's
+# HOST-XP requests (register reads through the QEMU monitor) and its
+# lpss_host document is appended to LOG; then scripts/ktap-check.py judges
+# LOG, expecting every SUITE: any failed test, missing suite or kernel
+# report fails.  The last line is "N passed, M failed".  QEMU_MEM and
+# QEMU_APPEND go to scripts/run-qemu.sh.
+set -u
+. "$(dirname "$0")/common.sh"
+
+[ $# -ge 5 ] || die "usage: guest-check.sh BZIMAGE INITRAMFS LOG TIMEOUT SUITE..."
+kernel=$1 initrd=$2 log=$3 limit=$4
+shift 4
+[ -f "$kernel" ] || die "no kernel $kernel"
+[ -f "$initrd" ] || die "no initramfs $initrd"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rm -f "$log"
+export QMP_SOCK="$tmp/qmp.sock"
+python3 "$TOP/scripts/qmp-watch.py" "$QMP_SOCK" "$log" "$tmp/host-xp.log" &
+watcher=$!
+start=$(date +%s)
+"$TOP/scripts/run-qemu.sh" "$kernel" "$initrd" "$log" "$limit"
+echo "guest: $(($(date +%s) - start)) s"
+# the watcher ends at GUEST-END; a guest that never got there fails anyway
+for _ in 1 2 3 4 5; do kill -0 "$watcher" 2>/dev/null && sleep 1; done
+kill "$watcher" 2>/dev/null
+wait "$watcher"
+cat "$tmp/host-xp.log" >>"$log" 2>/dev/null
+for s in "$@"; do set -- "$@" --expect "$s"; shift; done
+python3 "$TOP/scripts/ktap-check.py" "$@" "$log"
