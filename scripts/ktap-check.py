@@ -26,6 +26,8 @@ Naming convention for documents (what --expect matches):
 Checks: plan present; top-level result count == plan (nested plans are
 checked when present); results numbered 1, 2, ... at every level; any
 "not ok" without "# SKIP"/"# TODO" fails; every --expect NAME exists; no
+guest script exited non-zero or was killed at its timeout (qemu/init's
+"# init: SCRIPT exited with status N" / "killed after N s timeout"); no
 kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...) on a non-TAP
 line; a line exactly "GUEST-END" is present (unless --no-end).
 
@@ -46,6 +48,9 @@ RESULT_RE = re.compile(
     r'^( *)(ok|not ok) (\d+)\b(?:\s+-)?\s*([^#]*?)\s*(?:#\s*(.*?))?\s*$')
 COMMENT_RE = re.compile(r'^( *)#(?: (.*?))?\s*$')
 SUBTEST_RE = re.compile(r'^Subtest:\s*(\S.*?)\s*$')
+# qemu/init's word on a guest script that exited non-zero or was killed
+INIT_RE = re.compile(
+    r'^# init: (\S+) (exited with status \d+|killed after \d+ s timeout)$')
 
 KERNEL_REPORTS = [
     'BUG:', 'WARNING:', 'Oops', 'Kernel panic', 'kernel BUG at',
@@ -268,12 +273,16 @@ def main():
     tap = []
     seen_end = False
     report = None
+    died = []
     for lineno, raw in enumerate(raw_lines, 1):
         line = classify(lineno, raw)
         if line == 'END':
             seen_end = True
         elif line is not None:
             tap.append(line)
+            m = INIT_RE.match(TS_RE.sub('', raw.rstrip(), count=1))
+            if m:
+                died.append('%s %s' % m.groups())
         elif report is None:
             report = kernel_report(lineno, raw)
 
@@ -287,6 +296,8 @@ def main():
     for name in args.expect:
         if name not in names:
             chk.harness('expected document %s not found' % name)
+    for what in died:
+        chk.harness(what)
     if report:
         chk.harness(report)
     if not seen_end and not args.no_end:

@@ -7,10 +7,12 @@
 # tests/harness/fixtures/: the good log must pass, each bad one must fail
 # with the expected reason.  Prints KTAP and a final "N passed, M failed";
 # exits non-zero on any failure.  Not a guest test: do not pack it.
+# Env: KTAP_CHECK, the checker to test (default scripts/ktap-check.py; e.g.
+# an older one from git show, to see the tests fail with it).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-check=$here/../../scripts/ktap-check.py
+check=${KTAP_CHECK:-$here/../../scripts/ktap-check.py}
 fix=$here/fixtures
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -42,7 +44,7 @@ expect() {
 
 echo "KTAP version 1"
 echo "# Subtest: harness"
-echo "1..14"
+echo "1..16"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--expect kunit --expect lpss_ltr --expect sysfs_abi
 expect 0 '^PASS kunit: 2.1.3 ltr_encode/ltr_encode_round_down/33554432 ns$' \
@@ -64,6 +66,12 @@ expect 1 '^FAIL harness: kunit: subtest ltr_encode did not finish$' crash.log
 expect 1 '^FAIL harness: kernel report at line 25: BUG: kernel NULL pointer' \
 	crash.log
 expect 1 '^FAIL harness: cannot read log' nonexistent.log
+# qemu/init's line on a script that exited non-zero or timed out fails the
+# run, naming the script, even though its plan is complete and passes
+expect 1 '^FAIL harness: /tests/20-lpss-ltr/run.sh exited with status 2$' \
+	exit-status.log
+expect 1 '^FAIL harness: /tests/20-lpss-ltr/run.sh killed after 240 s timeout$' \
+	timeout.log
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
