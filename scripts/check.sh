@@ -23,8 +23,9 @@ step() {
 	if "$@" > "$logs/$name.log" 2>&1; then pass "$name"; else fail "$name"; return 1; fi
 }
 
-# counted NAME CMD...: CMD prints "N passed, M failed" as its last line;
-# add those to the totals (and one failure if it printed none).
+# counted NAME CMD...: CMD prints "N passed, M failed[, K skipped]" as its
+# last line; add N and M to the totals (and one failure if it printed none)
+# and show K (skipped cases; a suite that must run fails in its own check).
 counted() {
 	name=$1; shift
 	if [ "$stop" = 1 ]; then
@@ -36,12 +37,13 @@ counted() {
 	last=$(tail -n 1 "$logs/$name.log")
 	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
 	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+	s=$(echo "$last" | sed -n 's/^[0-9]* passed, [0-9]* failed, \([0-9]*\) skipped.*/\1/p')
 	if [ -z "$p" ]; then
 		fail "$name"; return 1
 	fi
 	passed=$((passed + p)); failed=$((failed + f))
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then fail "$name"; fi
-	echo "$name: $p passed, $f failed"
+	echo "$name: $p passed, $f failed${s:+, $s skipped}"
 	[ "$rc" = 0 ]
 }
 

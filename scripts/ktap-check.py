@@ -25,16 +25,19 @@ Naming convention for documents (what --expect matches):
 
 Checks: plan present; top-level result count == plan (nested plans are
 checked when present); results numbered 1, 2, ... at every level; any
-"not ok" without "# SKIP"/"# TODO" fails; every --expect NAME exists; no
+"not ok" without "# SKIP"/"# TODO" fails; every --expect NAME exists and
+ran something (a document of that name whose every case was skipped, or
+whose plan is "1..0 # SKIP why", fails); no
 guest script exited non-zero or was killed at its timeout (qemu/init's
 "# init: SCRIPT exited with status N" / "killed after N s timeout"); no
 kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...) on a non-TAP
 line; a line exactly "GUEST-END" is present (unless --no-end).
 
 Output: one line per leaf result ("PASS <doc>: <n> <desc>", where n is
-dotted for nested results, e.g. "2.3", and desc is "suite/case"), one
-"FAIL harness: <reason>" line per other problem, and last
-"N passed, M failed[, K skipped]".  Exit 0 only if M == 0 and N > 0.
+dotted for nested results, e.g. "2.3", and desc is "suite/case"; SKIP for
+a skipped case, and "SKIP <doc>: 1..0 <why>" for a document that skipped
+everything), one "FAIL harness: <reason>" line per other problem, and last
+"N passed, M failed, K skipped".  Exit 0 only if M == 0 and N > 0.
 """
 
 import argparse
@@ -43,7 +46,7 @@ import sys
 
 TS_RE = re.compile(r'^(?:\[\s*\d+\.\d+\])(?:\[\s*[TC]\d+\])? ?')
 VERSION_RE = re.compile(r'^( *)(?:KTAP|TAP) version \d+\s*$')
-PLAN_RE = re.compile(r'^( *)1\.\.(\d+)\s*(?:#.*)?$')
+PLAN_RE = re.compile(r'^( *)1\.\.(\d+)\s*(?:#\s*(.*?))?\s*$')
 RESULT_RE = re.compile(
     r'^( *)(ok|not ok) (\d+)\b(?:\s+-)?\s*([^#]*?)\s*(?:#\s*(.*?))?\s*$')
 COMMENT_RE = re.compile(r'^( *)#(?: (.*?))?\s*$')
@@ -114,7 +117,8 @@ def classify(lineno, raw):
         return Line(lineno, len(m.group(1)), 'version')
     m = PLAN_RE.match(text)
     if m:
-        return Line(lineno, len(m.group(1)), 'plan', count=int(m.group(2)))
+        return Line(lineno, len(m.group(1)), 'plan', count=int(m.group(2)),
+                    directive=m.group(3))
     m = RESULT_RE.match(text)
     if m:
         return Line(lineno, len(m.group(1)), 'result', ok=m.group(2) == 'ok',
@@ -206,6 +210,10 @@ class Checker:
         if block.plan is None:
             if toplevel:
                 self.harness('%s: no plan' % where)
+        elif toplevel and block.plan.count == 0 and not block.results:
+            # "1..0 # SKIP why": the whole document skipped
+            self.leaf(doc, '1..0', block.plan.directive or 'empty plan',
+                      'SKIP')
         elif finished and len(block.results) != block.plan.count:
             self.harness('%s: planned %d, got %d results'
                          % (where, block.plan.count, len(block.results)))
@@ -266,7 +274,7 @@ def main():
             raw_lines = f.readlines()
     except OSError as e:
         print('FAIL harness: cannot read log: %s' % e)
-        print('0 passed, 1 failed')
+        print('0 passed, 1 failed, 0 skipped')
         return 1
 
     chk = Checker()
@@ -286,16 +294,19 @@ def main():
         elif report is None:
             report = kernel_report(lineno, raw)
 
-    names = []
+    ran = {}  # document name -> whether one of its cases passed or failed
     for index, doc in enumerate(split_documents(tap), 1):
         block, _ = parse_block(doc, 0, 0)
         name = doc_name(block, index)
-        names.append(name)
+        before = (chk.passed, chk.failed)
         chk.check_block(name, block, '', [], True)
+        ran[name] = ran.get(name, False) or before != (chk.passed, chk.failed)
 
     for name in args.expect:
-        if name not in names:
+        if name not in ran:
             chk.harness('expected document %s not found' % name)
+        elif not ran[name]:
+            chk.harness('expected document %s skipped all its cases' % name)
     for what in died:
         chk.harness(what)
     if report:
@@ -306,10 +317,8 @@ def main():
         chk.harness('no test result passed')
 
     print('\n'.join(chk.out))
-    summary = '%d passed, %d failed' % (chk.passed, chk.failed)
-    if chk.skipped:
-        summary += ', %d skipped' % chk.skipped
-    print(summary)
+    print('%d passed, %d failed, %d skipped'
+          % (chk.passed, chk.failed, chk.skipped))
     return 0 if chk.failed == 0 and chk.passed > 0 else 1
 
 

@@ -44,7 +44,7 @@ expect() {
 
 echo "KTAP version 1"
 echo "# Subtest: harness"
-echo "1..16"
+echo "1..20"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--expect kunit --expect lpss_ltr --expect sysfs_abi
 expect 0 '^PASS kunit: 2.1.3 ltr_encode/ltr_encode_round_down/33554432 ns$' \
@@ -72,6 +72,14 @@ expect 1 '^FAIL harness: /tests/20-lpss-ltr/run.sh exited with status 2$' \
 	exit-status.log
 expect 1 '^FAIL harness: /tests/20-lpss-ltr/run.sh killed after 240 s timeout$' \
 	timeout.log
+# a document that skipped everything is counted as a skip, and fails when
+# it is expected to run; so does one whose every case was skipped
+expect 0 '^SKIP power_qos: 1..0 SKIP test_power_qos not available' skip-all.log
+expect 0 '^2 passed, 0 failed, 1 skipped$' skip-all.log --expect lpss_ltr
+expect 1 '^FAIL harness: expected document power_qos skipped all its cases$' \
+	skip-all.log --expect lpss_ltr --expect power_qos
+expect 1 '^FAIL harness: expected document lpss_ltr skipped all its cases$' \
+	all-skipped.log --expect lpss_ltr --expect sysfs_abi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
