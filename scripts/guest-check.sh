@@ -6,7 +6,7 @@
 # HOST-XP requests (register reads through the QEMU monitor) and its
 # lpss_host document is appended to LOG; then scripts/ktap-check.py judges
 # LOG, expecting every SUITE: any failed test, missing suite or kernel
-# report fails.  The last line is "N passed, M failed".  QEMU_MEM and
+# report fails (reports decoded against the vmlinux next to BZIMAGE).  The last line is "N passed, M failed".  QEMU_MEM and
 # QEMU_APPEND go to scripts/run-qemu.sh.
 set -u
 . "$(dirname "$0")/common.sh"
@@ -32,4 +32,9 @@ kill "$watcher" 2>/dev/null
 wait "$watcher"
 cat "$tmp/host-xp.log" >>"$log" 2>/dev/null
 for s in "$@"; do set -- "$@" --expect "$s"; shift; done
+# kernel reports decoded against the build's vmlinux, if it is there
+vmlinux=${kernel%/arch/x86/boot/bzImage}/vmlinux
+if [ "$vmlinux" != "$kernel/vmlinux" ] && [ -f "$vmlinux" ] && [ -d "$TREE" ]; then
+	set -- --vmlinux "$vmlinux" --tree "$TREE" "$@"
+fi
 python3 "$TOP/scripts/ktap-check.py" "$@" "$log"

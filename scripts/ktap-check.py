@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Decide pass/fail of a QEMU serial console log holding KTAP/TAP documents.
 
-Usage: scripts/ktap-check.py [--expect NAME ...] [--no-end] LOG
+Usage: scripts/ktap-check.py [--expect NAME ...] [--no-end] [--patterns FILE]
+                             [--vmlinux VMLINUX --tree TREE] LOG
 
 The log may hold several documents, with printk lines interleaved and an
 optional "[   1.234567] " timestamp prefix on any line.  Lines that are not
@@ -30,8 +31,13 @@ ran something (a document of that name whose every case was skipped, or
 whose plan is "1..0 # SKIP why", fails); no
 guest script exited non-zero or was killed at its timeout (qemu/init's
 "# init: SCRIPT exited with status N" / "killed after N s timeout"); no
-kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...) on a non-TAP
-line; a line exactly "GUEST-END" is present (unless --no-end).
+kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...: the patterns of
+qemu/kernel-reports, or --patterns FILE) on a non-TAP line; a line exactly
+"GUEST-END" is present (unless --no-end).
+
+Each kernel report (the matching line and the rest of its block: stack
+trace, up to its end marker) is printed as "#   " lines, decoded by
+TREE/scripts/decode_stacktrace.sh when --vmlinux and --tree are given.
 
 Output: one line per leaf result ("PASS <doc>: <n> <desc>", where n is
 dotted for nested results, e.g. "2.3", and desc is "suite/case"; SKIP for
@@ -41,7 +47,9 @@ everything), one "FAIL harness: <reason>" line per other problem, and last
 """
 
 import argparse
+import os
 import re
+import subprocess
 import sys
 
 TS_RE = re.compile(r'^(?:\[\s*\d+\.\d+\])(?:\[\s*[TC]\d+\])? ?')
@@ -55,18 +63,16 @@ SUBTEST_RE = re.compile(r'^Subtest:\s*(\S.*?)\s*$')
 INIT_RE = re.compile(
     r'^# init: (\S+) (exited with status \d+|killed after \d+ s timeout)$')
 
-KERNEL_REPORTS = [
-    'BUG:', 'WARNING:', 'Oops', 'Kernel panic', 'kernel BUG at',
-    'possible circular locking', 'possible recursive locking',
-    'inconsistent lock state', 'lockdep', 'suspicious RCU usage',
-    'KASAN:', 'UBSAN:', 'Call Trace:', 'general protection fault',
-    'refcount_t:', 'list_add corruption', 'list_del corruption',
-    'BUG kmalloc', 'INFO: task', 'detected stalls', 'self-detected stall',
-    'sleeping function called from invalid context',
-]
-KMEMLEAK_RE = re.compile(r'kmemleak: .*new suspected memory leaks')
-# Boot messages that contain a pattern above but report nothing wrong.
-BENIGN_RE = re.compile(r'RCU lockdep checking is enabled')
+HERE = os.path.dirname(os.path.abspath(__file__))
+# What the kernel prints that fails a run: one list, shared with the guest
+PATTERNS = os.path.join(HERE, '..', 'qemu', 'kernel-reports')
+# A report is the matching line and what follows it: up to the end of a
+# WARN/BUG ("---[ end trace"), KASAN's closing "=====" line, MAX_REPORT
+# lines, or a pause of more than 0.25 s in the printk timestamps.
+REPORT_END_RE = re.compile(r'---\[ end trace|^={20,}\s*$')
+TS_VALUE_RE = re.compile(r'^\[\s*(\d+\.\d+)\]')
+MAX_REPORT = 80
+MAX_SHOWN = 5
 
 
 class Line:
@@ -248,16 +254,97 @@ class Checker:
                              finished=False)
 
 
-def kernel_report(lineno, raw):
-    text = TS_RE.sub('', raw.rstrip('\r\n'), count=1)
-    if BENIGN_RE.search(text):
-        return None
-    for pat in KERNEL_REPORTS:
-        if pat in text:
-            return 'kernel report at line %d: %s' % (lineno, text.strip())
-    if KMEMLEAK_RE.search(text):
-        return 'kernel report at line %d: %s' % (lineno, text.strip())
-    return None
+def load_patterns(path):
+    """Return (report regexes, benign regexes) from a kernel-reports file."""
+    reports, benign = [], []
+    with open(path, encoding='utf-8') as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip('\r\n')
+            if not line or line.startswith('#'):
+                continue
+            try:
+                if line.startswith('!'):
+                    benign.append(re.compile(line[1:]))
+                else:
+                    reports.append(re.compile(line))
+            except re.error as e:
+                raise ValueError('%s:%d: %s' % (path, lineno, e)) from e
+    if not reports:
+        raise ValueError('%s: no pattern' % path)
+    return reports, benign
+
+
+class Reports:
+    """Kernel reports on the console: each a list of (lineno, text)."""
+
+    def __init__(self, patterns):
+        self.patterns, self.benign = patterns
+        self.found = []
+        self.current = None
+        self.last_ts = None
+
+    def is_report(self, text):
+        if any(p.search(text) for p in self.benign):
+            return False
+        return any(p.search(text) for p in self.patterns)
+
+    def feed(self, lineno, raw):
+        """Take one console line that is not TAP syntax."""
+        text = raw.rstrip('\r\n')
+        bare = TS_RE.sub('', text, count=1)
+        m = TS_VALUE_RE.match(text)
+        ts = float(m.group(1)) if m else None
+        cur = self.current
+        if cur is not None:
+            paused = (ts is not None and self.last_ts is not None
+                      and ts - self.last_ts > 0.25)
+            if paused or len(cur) >= MAX_REPORT:
+                cur = self.current = None
+            else:
+                cur.append((lineno, text))
+                if ts is not None:
+                    self.last_ts = ts
+                if REPORT_END_RE.search(bare):
+                    self.current = None
+                return
+        if self.is_report(bare):
+            self.current = [(lineno, text)]
+            self.found.append(self.current)
+            self.last_ts = ts
+
+
+def decode(lines, vmlinux, tree):
+    """Report lines decoded by the tree's decode_stacktrace.sh, or None."""
+    script = os.path.join(tree, 'scripts', 'decode_stacktrace.sh')
+    try:
+        out = subprocess.run([script, vmlinux, tree], capture_output=True,
+                             text=True, timeout=300, check=False,
+                             input=''.join(t + '\n' for t in lines))
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, str(e)
+    if out.returncode != 0 or not out.stdout.strip():
+        return None, 'exit status %d: %s' % (out.returncode,
+                                            out.stderr.strip()[-300:])
+    return out.stdout.rstrip('\n').split('\n'), None
+
+
+def show_reports(found, vmlinux, tree):
+    """Print the reports: decoded with a vmlinux, else their raw lines."""
+    for report in found[:MAX_SHOWN]:
+        lines = [text for _, text in report]
+        print('# kernel report at line %d:' % report[0][0])
+        if vmlinux:
+            decoded, err = decode(lines, vmlinux, tree)
+            if decoded is None:
+                print('# (decode_stacktrace.sh %s failed: %s; raw lines)'
+                      % (vmlinux, err))
+            else:
+                lines = decoded
+        for text in lines:
+            print('#   %s' % text)
+    if len(found) > MAX_SHOWN:
+        print('# (%d more kernel reports not shown)'
+              % (len(found) - MAX_SHOWN))
 
 
 def main():
@@ -266,8 +353,16 @@ def main():
                     help='fail unless a document of this name exists')
     ap.add_argument('--no-end', action='store_true',
                     help='do not require the GUEST-END line')
+    ap.add_argument('--patterns', default=PATTERNS, metavar='FILE',
+                    help='kernel report patterns (default qemu/kernel-reports)')
+    ap.add_argument('--vmlinux', metavar='FILE',
+                    help='decode reports against this vmlinux (needs --tree)')
+    ap.add_argument('--tree', metavar='DIR',
+                    help='kernel source tree: scripts/decode_stacktrace.sh')
     ap.add_argument('log')
     args = ap.parse_args()
+    if args.vmlinux and not args.tree:
+        ap.error('--vmlinux needs --tree')
 
     try:
         with open(args.log, encoding='utf-8', errors='replace') as f:
@@ -278,9 +373,14 @@ def main():
         return 1
 
     chk = Checker()
+    try:
+        reports = Reports(load_patterns(args.patterns))
+    except (OSError, ValueError) as e:
+        print('FAIL harness: cannot read kernel report patterns: %s' % e)
+        print('0 passed, 1 failed, 0 skipped')
+        return 1
     tap = []
     seen_end = False
-    report = None
     died = []
     for lineno, raw in enumerate(raw_lines, 1):
         line = classify(lineno, raw)
@@ -291,8 +391,8 @@ def main():
             m = INIT_RE.match(TS_RE.sub('', raw.rstrip(), count=1))
             if m:
                 died.append('%s %s' % m.groups())
-        elif report is None:
-            report = kernel_report(lineno, raw)
+        else:
+            reports.feed(lineno, raw)
 
     ran = {}  # document name -> whether one of its cases passed or failed
     for index, doc in enumerate(split_documents(tap), 1):
@@ -309,14 +409,17 @@ def main():
             chk.harness('expected document %s skipped all its cases' % name)
     for what in died:
         chk.harness(what)
-    if report:
-        chk.harness(report)
+    for report in reports.found:
+        lineno, text = report[0]
+        chk.harness('kernel report at line %d: %s'
+                    % (lineno, TS_RE.sub('', text, count=1).strip()))
     if not seen_end and not args.no_end:
         chk.harness('GUEST-END missing (guest crashed or timed out)')
     if chk.passed == 0 and chk.failed == 0:
         chk.harness('no test result passed')
 
     print('\n'.join(chk.out))
+    show_reports(reports.found, args.vmlinux, args.tree)
     print('%d passed, %d failed, %d skipped'
           % (chk.passed, chk.failed, chk.skipped))
     return 0 if chk.failed == 0 and chk.passed > 0 else 1

@@ -7,7 +7,9 @@
 # usr/gen_init_cpio (KERNEL_BUILD/usr/gen_init_cpio, else compiled from
 # KERNEL_SRC/usr/gen_init_cpio.c with the host cc), /bin/busybox from
 # busybox-static with a link for every applet, /init from qemu/init,
-# /etc/passwd and /etc/group with root (0) and tester (1000), and each DIR
+# /etc/kernel-reports from qemu/kernel-reports (the patterns of a kernel
+# report, as scripts/ktap-check.py reads them on the host), /etc/passwd
+# and /etc/group with root (0) and tester (1000), and each DIR
 # copied recursively to /tests/<basename of DIR>/ (exec bits kept).
 # Output is reproducible: every mtime is SOURCE_DATE_EPOCH (default 0).
 # Env: BUSYBOX (default /bin/busybox).
@@ -29,6 +31,8 @@ epoch=${SOURCE_DATE_EPOCH:-0}
 
 [ -x "$busybox" ] || { echo "$0: no busybox at $busybox" >&2; exit 1; }
 [ -f "$repo/qemu/init" ] || { echo "$0: no $repo/qemu/init" >&2; exit 1; }
+[ -f "$repo/qemu/kernel-reports" ] ||
+	{ echo "$0: no $repo/qemu/kernel-reports" >&2; exit 1; }
 if file "$busybox" 2>/dev/null | grep -q 'dynamically linked'; then
 	echo "$0: $busybox is not static (install busybox-static)" >&2
 	exit 1
@@ -78,6 +82,7 @@ list=$tmp/list
 			echo "slink /bin/$applet busybox 0777 0 0"
 		done
 	echo "file /init $repo/qemu/init 0755 0 0"
+	echo "file /etc/kernel-reports $repo/qemu/kernel-reports 0644 0 0"
 	echo "file /etc/passwd $tmp/passwd 0644 0 0"
 	echo "file /etc/group $tmp/group 0644 0 0"
 	echo "file /etc/shells $tmp/shells 0644 0 0"

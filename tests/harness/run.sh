@@ -44,7 +44,7 @@ expect() {
 
 echo "KTAP version 1"
 echo "# Subtest: harness"
-echo "1..20"
+echo "1..26"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--expect kunit --expect lpss_ltr --expect sysfs_abi
 expect 0 '^PASS kunit: 2.1.3 ltr_encode/ltr_encode_round_down/33554432 ns$' \
@@ -80,6 +80,21 @@ expect 1 '^FAIL harness: expected document power_qos skipped all its cases$' \
 	skip-all.log --expect lpss_ltr --expect power_qos
 expect 1 '^FAIL harness: expected document lpss_ltr skipped all its cases$' \
 	all-skipped.log --expect lpss_ltr --expect sysfs_abi
+# a kernel report is one failure and is shown whole (to its end marker),
+# raw, or decoded by the tree's decode_stacktrace.sh with --vmlinux/--tree
+expect 1 '^2 passed, 1 failed, 0 skipped$' warning-trace.log
+expect 1 '^#   \[    1.500007\]  pm_qos_latency_tolerance_us_store+0x5a/0x120$' \
+	warning-trace.log
+expect 1 '^#   \[    1.500014\] ---\[ end trace 0000000000000000 \]---$' \
+	warning-trace.log
+expect 1 '^#   \[    1.500007\]  pm_qos_latency_tolerance_us_store+0x5a/0x120 drivers/base/power/sysfs.c:262 (vmlinux)$' \
+	warning-trace.log --vmlinux "$fix/decode-tree/vmlinux" --tree "$fix/decode-tree"
+# the patterns come from a file (qemu/kernel-reports, shipped to the guest
+# as /etc/kernel-reports), "!" lines being benign
+expect 1 '^FAIL harness: kernel report at line 38: random: crng init done$' \
+	good.log --patterns "$fix/reports-custom"
+expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
+	--patterns "$here/../../qemu/kernel-reports"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
