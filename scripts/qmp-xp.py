@@ -10,44 +10,11 @@ guest physical address (e.g. 0x1F000810), COUNT the number of words
 as 0x%08x, one per line.  Exit 1 on any error.
 """
 
-import json
-import re
-import socket
+import os
 import sys
 
-
-class QMP:
-    def __init__(self, path, timeout=10.0):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
-        self.sock.connect(path)
-        self.buf = b''
-        greeting = self.recv()
-        if 'QMP' not in greeting:
-            raise RuntimeError('no QMP greeting: %r' % greeting)
-        self.execute('qmp_capabilities')
-
-    def recv(self):
-        while b'\n' not in self.buf:
-            data = self.sock.recv(65536)
-            if not data:
-                raise RuntimeError('QMP connection closed')
-            self.buf += data
-        line, self.buf = self.buf.split(b'\n', 1)
-        return json.loads(line)
-
-    def execute(self, cmd, **args):
-        msg = {'execute': cmd}
-        if args:
-            msg['arguments'] = args
-        self.sock.sendall(json.dumps(msg).encode() + b'\n')
-        while True:
-            reply = self.recv()
-            if 'event' in reply:
-                continue
-            if 'error' in reply:
-                raise RuntimeError('%s: %s' % (cmd, reply['error']))
-            return reply['return']
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qmp import QMP  # noqa: E402  scripts/qmp.py
 
 
 def main(argv):
@@ -64,22 +31,12 @@ def main(argv):
         return 2
     try:
         qmp = QMP(argv[1])
-        out = qmp.execute('human-monitor-command',
-                          **{'command-line': 'xp /%dwx 0x%x' % (count, addr)})
+        words = qmp.xp(addr, count)
     except (OSError, RuntimeError, ValueError) as e:
         print('qmp-xp: %s' % e, file=sys.stderr)
         return 1
-    # HMP prints lines like "000000001f000810: 0x00008801 0x00000000"
-    words = []
-    for line in out.splitlines():
-        if ':' not in line:
-            continue
-        words += re.findall(r'0x[0-9a-fA-F]+', line.split(':', 1)[1])
-    if len(words) != count:
-        print('qmp-xp: unexpected monitor output: %r' % out, file=sys.stderr)
-        return 1
     for w in words:
-        print('0x%08x' % int(w, 16))
+        print('0x%08x' % w)
     return 0
 
 
