@@ -3,10 +3,12 @@
 # Boot a kernel with a test initramfs in QEMU and judge the run.
 #   guest-check.sh BZIMAGE INITRAMFS LOG TIMEOUT SUITE...
 # The console goes to LOG.  scripts/qmp-watch.py answers the guest's
-# HOST-XP requests (register reads through the QEMU monitor) and its
-# lpss_host document is appended to LOG; then scripts/ktap-check.py judges
-# LOG, expecting every SUITE: any failed test, missing suite or kernel
-# report fails (reports decoded against the vmlinux next to BZIMAGE).  The last line is "N passed, M failed".  QEMU_MEM and
+# HOST-XP requests (register reads through the QEMU monitor) and writes
+# its lpss_host document, as it goes, to LOG without .log plus -host.log
+# (never into LOG: only the guest writes GUEST-END there); then
+# scripts/ktap-check.py judges LOG and that file, expecting every SUITE:
+# any failed test, missing suite or kernel report fails (reports decoded
+# against the vmlinux next to BZIMAGE).  The last line is "N passed, M failed".  QEMU_MEM and
 # QEMU_APPEND go to scripts/run-qemu.sh.
 set -u
 . "$(dirname "$0")/common.sh"
@@ -19,9 +21,12 @@ shift 4
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-rm -f "$log"
+hostlog=${log%.log}-host.log
+rm -f "$log" "$hostlog"
 export QMP_SOCK="$tmp/qmp.sock"
-python3 "$TOP/scripts/qmp-watch.py" "$QMP_SOCK" "$log" "$tmp/host-xp.log" &
+# the watcher outlives QEMU's own timeout; it is stopped below anyway
+TIMEOUT=$((limit + 60)) python3 "$TOP/scripts/qmp-watch.py" "$QMP_SOCK" \
+	"$log" "$hostlog" &
 watcher=$!
 start=$(date +%s)
 "$TOP/scripts/run-qemu.sh" "$kernel" "$initrd" "$log" "$limit"
@@ -30,8 +35,8 @@ echo "guest: $(($(date +%s) - start)) s"
 for _ in 1 2 3 4 5; do kill -0 "$watcher" 2>/dev/null && sleep 1; done
 kill "$watcher" 2>/dev/null
 wait "$watcher"
-cat "$tmp/host-xp.log" >>"$log" 2>/dev/null
 for s in "$@"; do set -- "$@" --expect "$s"; shift; done
+set -- --host-log "$hostlog" "$@"
 # kernel reports decoded against the build's vmlinux, if it is there
 vmlinux=${kernel%/arch/x86/boot/bzImage}/vmlinux
 if [ "$vmlinux" != "$kernel/vmlinux" ] && [ -f "$vmlinux" ] && [ -d "$TREE" ]; then

@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """Decide pass/fail of a QEMU serial console log holding KTAP/TAP documents.
 
-Usage: scripts/ktap-check.py [--expect NAME ...] [--no-end] [--patterns FILE]
-                             [--vmlinux VMLINUX --tree TREE] LOG
+Usage: scripts/ktap-check.py [--expect NAME ...] [--no-end] [--host-log FILE ...]
+                             [--patterns FILE] [--vmlinux VMLINUX --tree TREE]
+                             LOG
+
+Each --host-log FILE holds KTAP documents the host wrote while the guest
+ran (scripts/qmp-watch.py's lpss_host), judged like those of LOG; only LOG
+may hold GUEST-END (a host file that does fails).
 
 The log may hold several documents, with printk lines interleaved and an
 optional "[   1.234567] " timestamp prefix on any line.  Lines that are not
@@ -28,10 +33,9 @@ Checks: plan present; top-level result count == plan (nested plans are
 checked when present); results numbered 1, 2, ... at every level; any
 "not ok" without "# SKIP"/"# TODO" fails; every --expect NAME exists and
 ran something (a document of that name whose every case was skipped, or
-whose plan is "1..0 # SKIP why", fails); no
-guest script exited non-zero or was killed at its timeout (qemu/init's
-"# init: SCRIPT exited with status N" / "killed after N s timeout"); no
-kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...: the patterns of
+whose plan is "1..0 # SKIP why", fails); no guest script exited non-zero
+or was killed at its timeout (qemu/init's "# init: SCRIPT exited with
+status N" / "killed after N s timeout"); no kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...: the patterns of
 qemu/kernel-reports, or --patterns FILE) on a non-TAP line; a line exactly
 "GUEST-END" is present (unless --no-end).
 
@@ -353,6 +357,9 @@ def main():
                     help='fail unless a document of this name exists')
     ap.add_argument('--no-end', action='store_true',
                     help='do not require the GUEST-END line')
+    ap.add_argument('--host-log', action='append', default=[],
+                    metavar='FILE', help='KTAP documents the host wrote '
+                    'during the run (scripts/qmp-watch.py), judged too')
     ap.add_argument('--patterns', default=PATTERNS, metavar='FILE',
                     help='kernel report patterns (default qemu/kernel-reports)')
     ap.add_argument('--vmlinux', metavar='FILE',
@@ -393,9 +400,29 @@ def main():
                 died.append('%s %s' % m.groups())
         else:
             reports.feed(lineno, raw)
+    docs = split_documents(tap)
+
+    # The host's documents (scripts/qmp-watch.py): TAP only; GUEST-END
+    # there would hide a guest that never finished.
+    for path in args.host_log:
+        try:
+            with open(path, encoding='utf-8', errors='replace') as f:
+                host_lines = f.readlines()
+        except OSError as e:
+            chk.harness('cannot read host log: %s' % e)
+            continue
+        host_tap = []
+        for lineno, raw in enumerate(host_lines, 1):
+            line = classify(lineno, raw)
+            if line == 'END':
+                chk.harness('GUEST-END at line %d of host log %s: only the '
+                            'guest may write it' % (lineno, path))
+            elif line is not None:
+                host_tap.append(line)
+        docs += split_documents(host_tap)
 
     ran = {}  # document name -> whether one of its cases passed or failed
-    for index, doc in enumerate(split_documents(tap), 1):
+    for index, doc in enumerate(docs, 1):
         block, _ = parse_block(doc, 0, 0)
         name = doc_name(block, index)
         before = (chk.passed, chk.failed)

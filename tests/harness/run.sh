@@ -5,46 +5,81 @@
 #
 # Host-only self-test of scripts/ktap-check.py against the logs in
 # tests/harness/fixtures/: the good log must pass, each bad one must fail
-# with the expected reason.  Prints KTAP and a final "N passed, M failed";
-# exits non-zero on any failure.  Not a guest test: do not pack it.
-# Env: KTAP_CHECK, the checker to test (default scripts/ktap-check.py; e.g.
-# an older one from git show, to see the tests fail with it).
+# with the expected reason; and of scripts/qmp-watch.py, run on fixture
+# console logs against tests/harness/fake-qmp.py (a stand-in QMP socket).
+# Prints KTAP and a final "N passed, M failed"; exits non-zero on any
+# failure.  Not a guest test: do not pack it.
+# Env: KTAP_CHECK and QMP_WATCH, the scripts to test (default
+# scripts/ktap-check.py and scripts/qmp-watch.py; e.g. older ones from git
+# show, to see the tests fail with them).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 check=${KTAP_CHECK:-$here/../../scripts/ktap-check.py}
+watch=${QMP_WATCH:-$here/../../scripts/qmp-watch.py}
 fix=$here/fixtures
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+tmp=$(mktemp -d)
+out=$tmp/out
+fake=
+trap 'rm -rf "$tmp"' EXIT
 
 n=0
 passed=0
 failed=0
 
-# expect WANT_RC PATTERN LOG [ARGS...]: run the checker on LOG, require exit
-# status 0 (WANT_RC=0) or non-zero (WANT_RC=1) and PATTERN in its output.
-expect() {
-	want=$1 pattern=$2 log=$3
-	shift 3
+# verdict STATUS DESC: one result; on failure show $out
+verdict() {
 	n=$((n + 1))
-	python3 "$check" "$@" "$fix/$log" >"$out" 2>&1
-	rc=$?
-	got=0
-	[ "$rc" = 0 ] || got=1
-	desc="$log ${*:+$* }-> rc $want, /$pattern/"
-	if [ "$got" = "$want" ] && grep -q -e "$pattern" "$out"; then
+	if [ "$1" = 0 ]; then
 		passed=$((passed + 1))
-		echo "ok $n - $desc"
+		echo "ok $n - $2"
 	else
 		failed=$((failed + 1))
-		echo "not ok $n - $desc (rc $rc)"
+		echo "not ok $n - $2"
 		sed 's/^/# /' "$out"
 	fi
 }
 
+# expect WANT_RC PATTERN LOG [ARGS...]: run the checker on LOG (in
+# fixtures/, or an absolute path), require exit status 0 (WANT_RC=0) or
+# non-zero (WANT_RC=1) and PATTERN in its output.
+expect() {
+	want=$1 pattern=$2 log=$3
+	shift 3
+	case $log in /*) path=$log ;; *) path=$fix/$log ;; esac
+	python3 "$check" "$@" "$path" >"$out" 2>&1
+	rc=$?
+	got=0
+	[ "$rc" = 0 ] || got=1
+	desc=$(printf '%s\n' "${log##*/} ${*:+$* }-> rc $want, /$pattern/" |
+		sed -e "s|$fix/|fixtures/|g" -e "s|$tmp/||g")
+	if [ "$got" = "$want" ] && grep -q -e "$pattern" "$out"; then
+		verdict 0 "$desc"
+	else
+		verdict 1 "$desc (rc $rc)"
+	fi
+}
+
+# watch LOG [TIMEOUT]: run the watcher on fixture LOG against the fake QMP
+# socket until it stops (GUEST-END, or TIMEOUT seconds, default 30); its
+# document goes to $tmp/LOG-host, its messages to $out.
+watch() {
+	TIMEOUT=${2:-30} python3 "$watch" "$tmp/qmp.sock" "$fix/$1" \
+		"$tmp/$1-host" >"$out" 2>&1
+}
+
+# wait_for TEST ARG...: up to 10 s for the command to succeed
+wait_for() {
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		"$@" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 echo "KTAP version 1"
 echo "# Subtest: harness"
-echo "1..26"
+echo "1..33"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--expect kunit --expect lpss_ltr --expect sysfs_abi
 expect 0 '^PASS kunit: 2.1.3 ltr_encode/ltr_encode_round_down/33554432 ns$' \
@@ -95,6 +130,44 @@ expect 1 '^FAIL harness: kernel report at line 38: random: crng init done$' \
 	good.log --patterns "$fix/reports-custom"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--patterns "$here/../../qemu/kernel-reports"
+
+# The watcher: its own document in its own file, written as it goes, one
+# QMP connection for all reads, never a GUEST-END
+python3 "$here/fake-qmp.py" "$tmp/qmp.sock" "$tmp/connections" &
+fake=$!
+trap 'kill "$fake" 2>/dev/null; rm -rf "$tmp"' EXIT
+wait_for test -S "$tmp/qmp.sock" || echo "# fake-qmp.py did not start"
+watch host-xp.log
+[ "$(cat "$tmp/connections" 2>/dev/null)" = 1 ] &&
+	grep -q '^ok 3 3000 us: host reads 0x1f000814 = 0xabcd0814' "$tmp/host-xp.log-host"
+verdict $? "qmp-watch: three reads through one QMP connection (connections: $(cat "$tmp/connections" 2>/dev/null))"
+cp "$tmp/host-xp.log-host" "$out" 2>/dev/null
+! grep -q GUEST-END "$tmp/host-xp.log-host" 2>/dev/null &&
+	[ -f "$tmp/host-xp.log-host" ]
+verdict $? "qmp-watch: its document holds no GUEST-END"
+expect 0 '^5 passed, 0 failed, 0 skipped$' host-xp.log \
+	--host-log "$tmp/host-xp.log-host" --expect lpss_ltr --expect lpss_host
+# a guest that hangs after one read: past the watcher's deadline,
+# GUEST-END is still missing and the short lpss_host document fails
+watch host-xp-hang.log 2
+expect 1 '^FAIL harness: GUEST-END missing' host-xp-hang.log \
+	--host-log "$tmp/host-xp-hang.log-host" --expect lpss_host
+expect 1 '^FAIL harness: lpss_host: planned 3, got 1 results$' \
+	host-xp-hang.log --host-log "$tmp/host-xp-hang.log-host"
+# killed (-9) while the guest hangs: what it read is in its file already
+rm -f "$tmp/host-xp-hang.log-host"
+TIMEOUT=60 python3 "$watch" "$tmp/qmp.sock" "$fix/host-xp-hang.log" \
+	"$tmp/host-xp-hang.log-host" >/dev/null 2>&1 &
+watcher=$!
+wait_for grep -q '^ok 1 ' "$tmp/host-xp-hang.log-host"
+kill -KILL "$watcher" 2>/dev/null
+wait "$watcher" 2>/dev/null
+expect 1 '^FAIL harness: lpss_host: planned 3, got 1 results$' \
+	host-xp-hang.log --host-log "$tmp/host-xp-hang.log-host" --no-end
+# a host document ending in GUEST-END (the old watcher's) cannot stand in
+# for the guest's
+expect 1 '^FAIL harness: GUEST-END at line 5 of host log .*only the guest' \
+	host-xp-hang.log --host-log "$fix/host-with-end.log"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
