@@ -79,7 +79,7 @@ wait_for() {
 
 echo "KTAP version 1"
 echo "# Subtest: harness"
-echo "1..33"
+echo "1..34"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--expect kunit --expect lpss_ltr --expect sysfs_abi
 expect 0 '^PASS kunit: 2.1.3 ltr_encode/ltr_encode_round_down/33554432 ns$' \
@@ -154,6 +154,11 @@ expect 1 '^FAIL harness: GUEST-END missing' host-xp-hang.log \
 	--host-log "$tmp/host-xp-hang.log-host" --expect lpss_host
 expect 1 '^FAIL harness: lpss_host: planned 3, got 1 results$' \
 	host-xp-hang.log --host-log "$tmp/host-xp-hang.log-host"
+# every document complete, then the guest hangs in a later script: the
+# old watcher's GUEST-END, appended to the log, made this pass
+watch host-xp-late-hang.log 2
+expect 1 '^FAIL harness: GUEST-END missing' host-xp-late-hang.log \
+	--host-log "$tmp/host-xp-late-hang.log-host" --expect lpss_host
 # killed (-9) while the guest hangs: what it read is in its file already
 rm -f "$tmp/host-xp-hang.log-host"
 TIMEOUT=60 python3 "$watch" "$tmp/qmp.sock" "$fix/host-xp-hang.log" \
