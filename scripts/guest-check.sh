@@ -3,13 +3,13 @@
 # Boot a kernel with a test initramfs in QEMU and judge the run.
 #   guest-check.sh BZIMAGE INITRAMFS LOG TIMEOUT SUITE...
 # The console goes to LOG.  scripts/qmp-watch.py answers the guest's
-# HOST-XP requests (register reads through the QEMU monitor) and writes
-# its lpss_host document, as it goes, to LOG without .log plus -host.log
-# (never into LOG: only the guest writes GUEST-END there); then
+# HOST-XP requests (register reads through the QEMU monitor) and writes its
+# lpss_host document, as it goes, to a file of its own: LOG with -host.log
+# for .log (never into LOG: only the guest writes GUEST-END there).  Then
 # scripts/ktap-check.py judges LOG and that file, expecting every SUITE:
 # any failed test, missing suite or kernel report fails (reports decoded
-# against the vmlinux next to BZIMAGE).  The last line is "N passed, M failed".  QEMU_MEM and
-# QEMU_APPEND go to scripts/run-qemu.sh.
+# against the vmlinux next to BZIMAGE).  The last line is "N passed,
+# M failed, K skipped".  QEMU_MEM and QEMU_APPEND go to scripts/run-qemu.sh.
 set -u
 . "$(dirname "$0")/common.sh"
 
