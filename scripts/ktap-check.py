@@ -320,6 +320,8 @@ class Reports:
 def decode(lines, vmlinux, tree):
     """Report lines decoded by the tree's decode_stacktrace.sh, or None."""
     script = os.path.join(tree, 'scripts', 'decode_stacktrace.sh')
+    if not os.path.isfile(vmlinux):
+        return None, 'no such file'
     try:
         out = subprocess.run([script, vmlinux, tree], capture_output=True,
                              text=True, timeout=300, check=False,
