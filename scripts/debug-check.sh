@@ -21,4 +21,5 @@ QEMU_MEM=${QEMU_MEM:-1024} QEMU_APPEND="test_timeout=1200 no5lvl ${QEMU_APPEND:-
 	exec "$TOP/scripts/guest-check.sh" "$BUILD/debug/arch/x86/boot/bzImage" \
 	"${1:-$OUT/initramfs-debug.cpio.gz}" "$OUT/debug-guest.log" 2400 \
 	kunit lpss lpss_ltr lpss_host power_qos_hostile power_qos_stress \
-	power_qos_failslab power_qos_permissions kmemleak
+	power_qos_lifetime power_qos_isolation power_qos_failslab power_qos_permissions \
+	kmemleak

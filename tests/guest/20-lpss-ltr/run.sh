@@ -6,7 +6,7 @@
 # (independently of the driver).  Rows marked HOST-XP are read again from
 # the host through the QEMU monitor (scripts/qmp-watch.py).  Then the
 # auto -> value -> any -> auto transitions, and register loss across a
-# suspend/resume cycle.
+# suspend/resume cycle; foreign bits of the shared GENERAL register.
 LPSS=0x1F000000
 dev=/sys/bus/platform/devices/INT33C0:00
 attr=$dev/power/pm_qos_latency_tolerance_us
@@ -52,7 +52,7 @@ for t in $rows; do count=$((count + 1)); done
 
 echo "KTAP version 1"
 echo "# Subtest: lpss_ltr"
-echo "1..$((count * 2 + 10))"
+echo "1..$((count * 2 + 16))"
 echo "HOST-XP-PLAN 6"
 
 for t in $rows; do
@@ -119,5 +119,29 @@ if [ -w /sys/power/pm_test ]; then
 fi
 [ "$(reg $SW_LTR)" = 0x00001234 ] && [ $(($(reg $GENERAL) & MODE_SW)) = 0 ]
 result $? "auto: resume does not touch SW_LTR or the mode"
+
+# GENERAL is shared: spi-pxa2xx sets bit 24 (RX timeout hold-off
+# disable) in it on Lynxpoint, after this driver has bound; bit 16 stands
+# for any other bit that is not ours.  Whatever the value and mode, and
+# across a suspend/resume cycle, only the mode bit may change.
+FOREIGN=$(((1 << 24) | (1 << 16)))
+setreg $GENERAL $(($(reg $GENERAL) | FOREIGN))
+for v in 500 any auto 600 700; do
+	echo $v > "$attr"
+	gen=$(reg $GENERAL) mode=$MODE_SW
+	[ $v = auto ] && mode=0
+	[ $((gen & FOREIGN)) = $FOREIGN ] && [ $((gen & MODE_SW)) = $mode ]
+	result $? "foreign GENERAL bits kept after $v ($(printf '0x%08x' "$gen"))"
+done
+if [ -w /sys/power/pm_test ]; then
+	echo platform > /sys/power/pm_test
+	echo mem > /sys/power/state
+	echo none > /sys/power/pm_test
+fi
+gen=$(reg $GENERAL)
+[ $((gen & FOREIGN)) = $FOREIGN ] && [ $((gen & MODE_SW)) = $MODE_SW ]
+result $? "foreign GENERAL bits kept across suspend/resume ($(printf '0x%08x' "$gen"))"
+echo auto > "$attr"
+setreg $GENERAL $(($(reg $GENERAL) & ~FOREIGN))
 
 echo "# lpss_ltr: pass:$((n - fail)) fail:$fail"
