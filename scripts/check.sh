@@ -49,7 +49,8 @@ counted() {
 
 shellcheck_all() {
 	cd "$TOP" && shellcheck scripts/*.sh tests/*/run.sh tests/guest/*/run.sh bench/guest/run.sh \
-		tests/demo/run.sh tests/debug/*/run.sh tests/debug/lib/*.sh qemu/init .ci/run
+		tests/demo/run.sh tests/debug/*/run.sh tests/debug/lib/*.sh qemu/init .ci/run \
+		tests/harness/fake-kbuild/make
 }
 # Debian's python3 (with ply and git) for checkpatch's SPDX check
 checkpatch() { (cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$1"); }
