@@ -7,8 +7,8 @@
 # tests/harness/fixtures/: the good log must pass, each bad one must fail
 # with the expected reason; of scripts/qmp-watch.py, run on fixture
 # console logs against tests/harness/fake-qmp.py (a stand-in QMP socket);
-# and of scripts/progress.py, on the output of
-# tests/harness/fake-kbuild/make (a stand-in for kbuild).
+# and of scripts/progress.py and scripts/build-kernel.sh's use of it, on
+# the output of tests/harness/fake-kbuild/make (a stand-in for kbuild).
 # Prints KTAP and a final "N passed, M failed"; exits non-zero on any
 # failure.  Not a guest test: do not pack it.
 # Env: KTAP_CHECK, QMP_WATCH and PROGRESS, the scripts to test (default
@@ -20,6 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 check=${KTAP_CHECK:-$here/../../scripts/ktap-check.py}
 watch=${QMP_WATCH:-$here/../../scripts/qmp-watch.py}
 progress=${PROGRESS:-$here/../../scripts/progress.py}
+build=$here/../../scripts/build-kernel.sh
 fix=$here/fixtures
 tmp=$(mktemp -d)
 out=$tmp/out
@@ -82,7 +83,7 @@ wait_for() {
 
 echo "KTAP version 1"
 echo "# Subtest: harness"
-echo "1..40"
+echo "1..42"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--expect kunit --expect lpss_ltr --expect sysfs_abi
 expect 0 '^PASS kunit: 2.1.3 ltr_encode/ltr_encode_round_down/33554432 ns$' \
@@ -181,7 +182,8 @@ expect 1 '^FAIL harness: GUEST-END at line 5 of host log .*only the guest' \
 # (fake-kbuild/make): a plain line per 10 % when not on a terminal, in place
 # on one, the "  CC" lines kept out of a shared terminal or log but the
 # warnings in, every line on standard output when progress has a stream of
-# its own (check.sh: PROGRESS_FD), the command's exit status kept.
+# its own (check.sh: PROGRESS_FD), the command's exit status kept; then
+# scripts/build-kernel.sh with that fake make first in PATH.
 fakemake=$here/fake-kbuild/make
 count_re='^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]*\.o$'
 quiet_re='^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]'
@@ -234,6 +236,38 @@ building fake kernel: 2/4 objects (50 %), 0 s
 x.c:1:1: error: no
 building fake kernel: done, 2 objects, 0 s" ]
 verdict $? "progress: as a filter of standard input"
+
+# build-kernel.sh NAME with the fake make: a configured build directory
+# (fragment stamp and .config in place, so no configuring)
+cache=$tmp/cache
+echo CONFIG_FAKE=y >"$tmp/fake.config"
+fakebuild() {
+	mkdir -p "$cache/build/fake" "$tmp/src"
+	sha256sum <"$tmp/fake.config" | cut -c1-16 >"$cache/build/fake/.fragments"
+	: >"$cache/build/fake/.config"
+	CACHE=$cache PATH=$here/fake-kbuild:$PATH sh "$build" fake "$tmp/src" "$tmp/fake.config"
+}
+FAKE_RC=2 fakebuild >"$out" 2>&1
+rc=$?
+[ "$rc" != 0 ] &&
+	grep -q "^build-kernel.sh: error: building fake failed (exit status 2); the whole output is in $cache/build/fake/build.log$" "$out" &&
+	[ "$(grep -c '^  CC ' "$cache/build/fake/build.log")" = 50 ] &&
+	[ ! -f "$cache/build/fake/.objects" ]
+verdict $? "build-kernel.sh: fails when make fails (fake make, rc $rc)"
+# as check.sh runs it: output to the step's log, progress to fd 8; its
+# warning check sees the compiler's warning and nothing of the progress
+(PROGRESS_FD=8 FAKE_ARGS=$tmp/args; export PROGRESS_FD FAKE_ARGS
+	fakebuild) 8>"$tmp/progress" >"$out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(tail -n 1 "$out")" = "$cache/build/fake/arch/x86/boot/bzImage" ] &&
+	[ "$(grep -c '^  CC ' "$out")" = 50 ] &&
+	[ "$(grep -E 'warning:|error:' "$out")" = "drivers/fake/obj25.c:12:5: warning: unused variable 'x' [-Wunused-variable]" ] &&
+	! grep -q '^building fake kernel' "$out" &&
+	grep -q "^building fake kernel in $cache/build/fake (first build: about 8 min on 2 cores)$" "$tmp/progress" &&
+	grep -q '^building fake kernel: done, 51 objects' "$tmp/progress" &&
+	grep -q -- ' -j[0-9]* bzImage$' "$tmp/args" && ! grep -q -- ' -s ' "$tmp/args" &&
+	[ -f "$cache/build/fake/.objects" ]
+verdict $? "build-kernel.sh: check.sh's log gets every line, fd 8 the progress (rc $rc)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
