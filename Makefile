@@ -8,7 +8,7 @@ export CACHE OUT
 TREE := $(CACHE)/linux
 BZIMAGE := $(CACHE)/build/test/arch/x86/boot/bzImage
 
-.PHONY: help deps tree export kernel base-kernel demo check debug-check dist clean bench
+.PHONY: help deps tree export kernel base-kernel demo demo-intro check debug-check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
@@ -37,8 +37,12 @@ kernel: tree
 base-kernel: tree
 	@scripts/build-kernel.sh base $(CACHE)/linux-base configs/test.config configs/base.config
 
-demo: kernel
+# Said first: a cold make demo is quiet for nothing, but long.
+demo: demo-intro kernel
 	@scripts/demo.sh
+demo-intro:
+	@echo "make demo: packages, kernel source, tree, test kernel, then the feature in QEMU"
+	@echo "make demo: from nothing about 12 min on 2 cores (apt 1, source and tree 2, kernel 8, QEMU 1); a minute once built"
 
 check: deps
 	@scripts/check.sh

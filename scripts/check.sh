@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every test the project has, in order; each step's output goes to
 # out/check/<step>.log.  The last line is "N passed, M failed".
+# Long steps say what they do and how long they usually take, and show
+# their progress (scripts/progress.py) on check's own output: fd 8 in the
+# step, PROGRESS_FD=8 (not fd 3 or 4: make's jobserver may be there).
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -10,6 +13,25 @@ logs=$OUT/check
 rm -rf "$logs"
 mkdir -p "$logs"
 passed=0 failed=0 skipped=0 stop=0
+
+# logged LOG CMD...: CMD's output to LOG, its progress to ours
+logged() {
+	logged_log=$1; shift
+	(PROGRESS_FD=8; export PROGRESS_FD; "$@") 8>&1 >"$logged_log" 2>&1
+}
+# ticking LABEL ABOUT CMD...: CMD, saying LABEL ABOUT first and then
+# showing the time it has taken so far and its messages (with progress.py)
+ticking() {
+	ticking_label=$1 ticking_about=$2; shift 2
+	python3 "$TOP/scripts/progress.py" --label "$ticking_label" \
+		--about "$ticking_about" --echo -- "$@"
+}
+# commits CMD...: CMD (each-patch-builds.sh), counting its commits
+commits() {
+	python3 "$TOP/scripts/progress.py" --label "building each commit" \
+		--about "(W=1, the files it touches and the API users: about 3 min)" \
+		--unit commits --count '^(ok|not ok) ' --total "$(series_list | wc -l)" -- "$@"
+}
 
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1 (see ${2:-$logs/$1.log})"; }
@@ -20,7 +42,7 @@ step() {
 	if [ "$stop" = 1 ]; then
 		skipped=$((skipped + 1)); echo "SKIP $name (an earlier step failed)"; return 1
 	fi
-	if "$@" > "$logs/$name.log" 2>&1; then pass "$name"; else fail "$name"; return 1; fi
+	if logged "$logs/$name.log" "$@"; then pass "$name"; else fail "$name"; return 1; fi
 }
 
 # counted NAME CMD...: CMD prints "N passed, M failed[, K skipped]" as its
@@ -31,7 +53,7 @@ counted() {
 	if [ "$stop" = 1 ]; then
 		skipped=$((skipped + 1)); echo "SKIP $name (an earlier step failed)"; return 1
 	fi
-	"$@" > "$logs/$name.log" 2>&1
+	logged "$logs/$name.log" "$@"
 	rc=$?
 	grep -E '^(PASS|FAIL|ok|not ok) ' "$logs/$name.log" | sed "s/^/  $name: /"
 	last=$(tail -n 1 "$logs/$name.log")
@@ -49,7 +71,8 @@ counted() {
 
 shellcheck_all() {
 	cd "$TOP" && shellcheck scripts/*.sh tests/*/run.sh tests/guest/*/run.sh bench/guest/run.sh \
-		tests/demo/run.sh tests/debug/*/run.sh tests/debug/lib/*.sh qemu/init .ci/run
+		tests/demo/run.sh tests/debug/*/run.sh tests/debug/lib/*.sh qemu/init .ci/run \
+		tests/harness/fake-kbuild/make
 }
 # Debian's python3 (with ply and git) for checkpatch's SPDX check
 checkpatch() { (cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$1"); }
@@ -81,6 +104,8 @@ w1_sparse() {
 	no_warnings "$logs/w1-sparse.out"
 }
 
+echo "check: every test, in order; each step's output in $logs/<step>.log"
+echo "check: from nothing about 30 min on 2 cores (three kernel builds, two guest runs); 7 to 8 min once built"
 # Host-side tests of the tooling itself
 counted harness sh "$TOP/tests/harness/run.sh"
 step shellcheck shellcheck_all
@@ -89,7 +114,9 @@ pristine=$("$TOP/scripts/get-source.sh") || stop=1
 counted base-strip sh "$TOP/tests/base/run.sh" "$pristine"
 
 # The series
-step series-applies env STRICT=1 "$TOP/scripts/mktree.sh" || stop=1
+step series-applies ticking "making the kernel tree" \
+	"(base + patches/: about 2 min the first time, seconds after)" \
+	env STRICT=1 "$TOP/scripts/mktree.sh" || stop=1
 for p in $(series_list); do
 	step "checkpatch-${p%%-*}" checkpatch "$TOP/patches/$p"
 done
@@ -100,7 +127,7 @@ step build-base "$TOP/scripts/build-kernel.sh" base "$BASE_TREE" \
 	"$TOP/configs/test.config" "$TOP/configs/base.config"
 step build-test "$TOP/scripts/build-kernel.sh" test "$TREE" "$TOP/configs/test.config" || stop=1
 step build-test-no-warnings no_warnings "$logs/build-test.log"
-counted each-patch-builds "$TOP/scripts/each-patch-builds.sh"
+counted each-patch-builds commits "$TOP/scripts/each-patch-builds.sh"
 step w1-sparse w1_sparse
 
 # In QEMU

@@ -17,11 +17,21 @@ export KBUILD_BUILD_TIMESTAMP='2024-11-17' KBUILD_BUILD_USER=pmqos KBUILD_BUILD_
 # kmake SRC OUT ARGS...: make in the kernel tree SRC, out of tree in OUT,
 # with ccache.  One kernel build at a time on this machine: every build
 # takes the lock.
+# KMAKE_VERBOSE=1 leaves out -s: kbuild's "  CC      x.o" lines, for
+# scripts/progress.py to count.
 kmake() {
 	kmake_src=$1 kmake_out=$2
 	shift 2
-	flock "$CACHE/build.lock" make -s -C "$kmake_src" O="$kmake_out" \
+	wait_build_lock
+	if [ "${KMAKE_VERBOSE:-0}" = 1 ]; then set -- --no-print-directory "$@"; else set -- -s "$@"; fi
+	flock "$CACHE/build.lock" make -C "$kmake_src" O="$kmake_out" \
 		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+# Say so when another kernel build holds the lock (it may take minutes).
+wait_build_lock() {
+	mkdir -p "$CACHE"
+	flock -n "$CACHE/build.lock" true ||
+		msg "waiting for another kernel build to finish ($CACHE/build.lock)"
 }
 
 msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }

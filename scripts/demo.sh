@@ -7,6 +7,8 @@ set -eu
 OUT=${OUT:-$TOP/out}
 "$TOP/scripts/guest-image.sh" demo "$OUT/initramfs-demo.cpio.gz"
 QEMU_APPEND="loglevel=1 ${QEMU_APPEND:-}" \
+	python3 "$TOP/scripts/progress.py" --label "running the demo in QEMU" \
+	--about "(usually about 40 s under TCG)" -- \
 	"$TOP/scripts/run-qemu.sh" "$BUILD/test/arch/x86/boot/bzImage" \
 	"$OUT/initramfs-demo.cpio.gz" "$OUT/demo.log" 300 ||
 	die "QEMU failed; the console log is $OUT/demo.log"

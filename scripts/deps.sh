@@ -15,9 +15,19 @@ for p in $pkgs; do
 done
 [ -z "$missing" ] && exit 0
 
-echo "deps: installing:$missing" >&2
 [ "$(id -u)" = 0 ] || { echo "deps: need root to install:$missing" >&2; exit 1; }
+echo "deps: installing with apt (about a minute on a new machine):$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# apt's own lines are shown only when they are errors or warnings;
+# scripts/progress.py shows the time so far and the packages set up.
+apt_step() {
+	label=$1; shift
+	python3 "$(dirname "$0")/progress.py" --label "deps: $label" \
+		--quiet '^(?![EW]: )' "$@" >&2
+}
+apt_step "updating the package lists" -- apt-get update -q
 # shellcheck disable=SC2086 # word splitting of the list is intended
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+n=$(apt-get install -s -q --no-install-recommends $missing | grep -c '^Inst ' || true)
+# shellcheck disable=SC2086
+apt_step "installing $n packages" --unit "packages set up" --count '^Setting up ' \
+	--total "$n" -- apt-get install -y -q --no-install-recommends $missing

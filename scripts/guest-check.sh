@@ -10,6 +10,7 @@
 # any failed test, missing suite or kernel report fails (reports decoded
 # against the vmlinux next to BZIMAGE).  The last line is "N passed,
 # M failed, K skipped".  QEMU_MEM and QEMU_APPEND go to scripts/run-qemu.sh.
+# While the guest runs it shows the time so far (see scripts/progress.py).
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -29,7 +30,17 @@ TIMEOUT=$((limit + 60)) python3 "$TOP/scripts/qmp-watch.py" "$QMP_SOCK" \
 	"$log" "$hostlog" &
 watcher=$!
 start=$(date +%s)
-"$TOP/scripts/run-qemu.sh" "$kernel" "$initrd" "$log" "$limit"
+# how long it usually takes under TCG on 2 cores, said first; then the
+# time so far (scripts/progress.py)
+name=$(basename "${kernel%/arch/x86/boot/bzImage}")
+case $name in
+test) about="usually about 40 s" ;;
+debug) about="usually 3 to 5 min: KASAN, lockdep" ;;
+*) about="time limit $limit s" ;;
+esac
+python3 "$TOP/scripts/progress.py" --label "running the $name kernel in QEMU" \
+	--about "($about; console in $log)" -- \
+	"$TOP/scripts/run-qemu.sh" "$kernel" "$initrd" "$log" "$limit"
 echo "guest: $(($(date +%s) - start)) s"
 # the watcher ends at GUEST-END; a guest that never got there fails anyway
 for _ in 1 2 3 4 5; do kill -0 "$watcher" 2>/dev/null && sleep 1; done

@@ -12,7 +12,7 @@ set -eu
 
 pristine=$("$TOP/scripts/get-source.sh")
 # Never change the tree under a running kernel build.
-mkdir -p "$CACHE"
+wait_build_lock
 exec 9>"$CACHE/build.lock"
 flock 9
 version=$(basename "$(dirname "$pristine")")
@@ -42,15 +42,25 @@ GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 
+# timed LABEL CMD...: CMD, with the time so far shown (scripts/progress.py)
+timed() {
+	timed_label=$1; shift
+	python3 "$TOP/scripts/progress.py" --label "mktree: $timed_label" -- "$@" >&2
+}
+
 make_base() {
-	msg "making the base tree ($base_id)"
+	msg "making the base tree ($base_id): copy, strip, git add, commit, worktree; about 2 min"
 	rm -rf "$TREE.new" "$TREE" "$BASE_TREE"
-	cp -a "$pristine" "$TREE.new"
+	timed "copying the source" cp -a "$pristine" "$TREE.new"
 	python3 "$TOP/base/strip.py" "$TREE.new"
 	git -C "$TREE.new" init -q -b lt
 	printf '/.build*/\n' >> "$TREE.new/.git/info/exclude"
-	git -C "$TREE.new" add -A -f  # Debian's .gitignore ignores "/*"
-	git -C "$TREE.new" commit -q -m "base: linux-source-6.12 $version without latency tolerance
+	# Debian's .gitignore ignores "/*": -f.  --verbose names each file.
+	python3 "$TOP/scripts/progress.py" --label "mktree: git add" --unit files \
+		--count "^add '" --quiet "^add '" \
+		--total "$(find "$TREE.new" -path "$TREE.new/.git" -prune -o ! -type d -print | wc -l)" -- \
+		git -C "$TREE.new" add -A -f --verbose >&2
+	timed "git commit" git -C "$TREE.new" commit -q -m "base: linux-source-6.12 $version without latency tolerance
 
 Debian's linux-source-6.12 $version with upstream's latency-tolerance
 device PM QoS code removed by base/strip.py, so that the series can
@@ -58,7 +68,8 @@ implement it again."
 	git -C "$TREE.new" tag base
 	echo "$base_id" > "$TREE.new/.git/pmqos-base"
 	mv "$TREE.new" "$TREE"
-	git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
+	timed "checking out the base alone in $BASE_TREE" \
+		git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
 }
 
 applied() { cat "$TREE/.git/pmqos-applied" 2>/dev/null || true; }

@@ -5,18 +5,22 @@
 #
 # Host-only self-test of scripts/ktap-check.py against the logs in
 # tests/harness/fixtures/: the good log must pass, each bad one must fail
-# with the expected reason; and of scripts/qmp-watch.py, run on fixture
-# console logs against tests/harness/fake-qmp.py (a stand-in QMP socket).
+# with the expected reason; of scripts/qmp-watch.py, run on fixture
+# console logs against tests/harness/fake-qmp.py (a stand-in QMP socket);
+# and of scripts/progress.py and scripts/build-kernel.sh's use of it, on
+# the output of tests/harness/fake-kbuild/make (a stand-in for kbuild).
 # Prints KTAP and a final "N passed, M failed"; exits non-zero on any
 # failure.  Not a guest test: do not pack it.
-# Env: KTAP_CHECK and QMP_WATCH, the scripts to test (default
-# scripts/ktap-check.py and scripts/qmp-watch.py; e.g. older ones from git
-# show, to see the tests fail with them).
+# Env: KTAP_CHECK, QMP_WATCH and PROGRESS, the scripts to test (default
+# scripts/ktap-check.py, scripts/qmp-watch.py and scripts/progress.py; e.g.
+# older ones from git show, to see the tests fail with them).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 check=${KTAP_CHECK:-$here/../../scripts/ktap-check.py}
 watch=${QMP_WATCH:-$here/../../scripts/qmp-watch.py}
+progress=${PROGRESS:-$here/../../scripts/progress.py}
+build=$here/../../scripts/build-kernel.sh
 fix=$here/fixtures
 tmp=$(mktemp -d)
 out=$tmp/out
@@ -79,7 +83,7 @@ wait_for() {
 
 echo "KTAP version 1"
 echo "# Subtest: harness"
-echo "1..34"
+echo "1..42"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--expect kunit --expect lpss_ltr --expect sysfs_abi
 expect 0 '^PASS kunit: 2.1.3 ltr_encode/ltr_encode_round_down/33554432 ns$' \
@@ -173,6 +177,97 @@ expect 1 '^FAIL harness: lpss_host: planned 3, got 1 results$' \
 # for the guest's
 expect 1 '^FAIL harness: GUEST-END at line 5 of host log .*only the guest' \
 	host-xp-hang.log --host-log "$fix/host-with-end.log"
+
+# The progress filter, scripts/progress.py, on a fake kbuild stream
+# (fake-kbuild/make): a plain line per 10 % when not on a terminal, in place
+# on one, the "  CC" lines kept out of a shared terminal or log but the
+# warnings in, every line on standard output when progress has a stream of
+# its own (check.sh: PROGRESS_FD), the command's exit status kept; then
+# scripts/build-kernel.sh with that fake make first in PATH.
+fakemake=$here/fake-kbuild/make
+count_re='^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]*\.o$'
+quiet_re='^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]'
+# fprogress ARG...: progress.py on the fake make, 50 objects expected
+fprogress() {
+	python3 "$progress" --label "building fake kernel" --unit objects \
+		--total 50 --count "$count_re" --quiet "$quiet_re" "$@"
+}
+FAKE_SLEEP=0.01 fprogress -- "$fakemake" >"$out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^building fake kernel: [0-9]*/50 objects ([1-9]0 %)' "$out")" = 9 ] &&
+	grep -q '^building fake kernel: 25/50 objects (50 %), [0-9]* s$' "$out" &&
+	grep -q '^drivers/fake/obj25.c:12:5: warning: unused variable' "$out" &&
+	grep -q '^   12 |     int x;$' "$out" && ! grep -q '^  CC ' "$out" &&
+	tail -n 1 "$out" | grep -q '^building fake kernel: done, 51 objects, [0-9]* s$'
+verdict $? "progress: one plain line per 10 %, warnings shown, no CC lines (rc $rc)"
+FAKE_RC=2 fprogress -- "$fakemake" >"$out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q '^make\[3\]: \*\*\* .*Error 1$' "$out" &&
+	grep -q '^building fake kernel: failed (exit status 2) after 50 objects' "$out"
+verdict $? "progress: a failing command's exit status comes through (rc $rc)"
+FAKE_SLEEP=0.02 script -qec "$(printf '%s ' python3 "$progress" \
+	--label "'building fake kernel'" --unit objects --total 50 \
+	--count "'$count_re'" --quiet "'$quiet_re'" -- "$fakemake")" \
+	"$tmp/typescript" >/dev/null 2>&1
+rc=$?
+cp "$tmp/typescript" "$out"
+[ "$rc" = 0 ] && grep -q "$(printf '\rbuilding fake kernel: [0-9]*/50 objects ([0-9]* %%), [0-9]* s\033\\[K')" "$out" &&
+	grep -q "$(printf '\033\\[Kdrivers/fake/obj25.c:12:5: warning:')" "$out" &&
+	! grep -q '  CC ' "$out" &&
+	grep -q "$(printf '\033\\[Kbuilding fake kernel: done, 51 objects, [0-9]* s\r*$')" "$out"
+verdict $? "progress: on a terminal, updated in place (script -qec, rc $rc)"
+PROGRESS_FD=3 fprogress --echo -- "$fakemake" 3>"$tmp/progress" >"$out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^  CC ' "$out")" = 50 ] &&
+	[ "$(grep -c 'warning:' "$out")" = 1 ] &&
+	[ "$(tail -n 1 "$out")" = "Kernel: arch/x86/boot/bzImage is ready  (#1)" ] &&
+	! grep -q '^  CC ' "$tmp/progress" && grep -q warning: "$tmp/progress" &&
+	tail -n 1 "$tmp/progress" | grep -q '^building fake kernel: done, 51 objects, [0-9]* s$'
+verdict $? "progress: with PROGRESS_FD, every line (and no progress) on standard output, progress and warnings on the fd (rc $rc)"
+python3 "$progress" --label waiting --every 0.5 -- sleep 1.7 >"$out" 2>&1
+[ "$(grep -c '^waiting: [0-9] s$' "$out")" -ge 2 ] &&
+	tail -n 1 "$out" | grep -q '^waiting: done, [12] s$'
+verdict $? "progress: a plain line every --every seconds of silence"
+printf '  CC      a.o\n  CC      b.o\nx.c:1:1: error: no\n' |
+	fprogress --total 4 >"$out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(cat "$out")" = "building fake kernel: 1/4 objects (25 %), 0 s
+building fake kernel: 2/4 objects (50 %), 0 s
+x.c:1:1: error: no
+building fake kernel: done, 2 objects, 0 s" ]
+verdict $? "progress: as a filter of standard input"
+
+# build-kernel.sh NAME with the fake make: a configured build directory
+# (fragment stamp and .config in place, so no configuring)
+cache=$tmp/cache
+echo CONFIG_FAKE=y >"$tmp/fake.config"
+fakebuild() {
+	mkdir -p "$cache/build/fake" "$tmp/src"
+	sha256sum <"$tmp/fake.config" | cut -c1-16 >"$cache/build/fake/.fragments"
+	: >"$cache/build/fake/.config"
+	CACHE=$cache PATH=$here/fake-kbuild:$PATH sh "$build" fake "$tmp/src" "$tmp/fake.config"
+}
+FAKE_RC=2 fakebuild >"$out" 2>&1
+rc=$?
+[ "$rc" != 0 ] &&
+	grep -q "^build-kernel.sh: error: building fake failed (exit status 2); the whole output is in $cache/build/fake/build.log$" "$out" &&
+	[ "$(grep -c '^  CC ' "$cache/build/fake/build.log")" = 50 ] &&
+	[ ! -f "$cache/build/fake/.objects" ]
+verdict $? "build-kernel.sh: fails when make fails (fake make, rc $rc)"
+# as check.sh runs it: output to the step's log, progress to fd 8; its
+# warning check sees the compiler's warning and nothing of the progress
+(PROGRESS_FD=8 FAKE_ARGS=$tmp/args; export PROGRESS_FD FAKE_ARGS
+	fakebuild) 8>"$tmp/progress" >"$out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(tail -n 1 "$out")" = "$cache/build/fake/arch/x86/boot/bzImage" ] &&
+	[ "$(grep -c '^  CC ' "$out")" = 50 ] &&
+	[ "$(grep -E 'warning:|error:' "$out")" = "drivers/fake/obj25.c:12:5: warning: unused variable 'x' [-Wunused-variable]" ] &&
+	! grep -q '^building fake kernel' "$out" &&
+	grep -q "^building fake kernel in $cache/build/fake (first build: about 8 min on 2 cores)$" "$tmp/progress" &&
+	grep -q '^building fake kernel: done, 51 objects' "$tmp/progress" &&
+	grep -q -- ' -j[0-9]* bzImage$' "$tmp/args" && ! grep -q -- ' -s ' "$tmp/args" &&
+	[ -f "$cache/build/fake/.objects" ]
+verdict $? "build-kernel.sh: check.sh's log gets every line, fd 8 the progress (rc $rc)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
