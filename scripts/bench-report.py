@@ -7,13 +7,14 @@
 DIR/upstream/ and DIR/ours/ each hold traffic.log (the boot with the
 mmio-count QEMU plugin: BENCH ltr and BENCH window lines), mmio.txt (the
 plugin's counts, one line per window) and round-N.log (the timing boots:
-BENCH upath and BENCH kpath lines).  Prints one table with both kernels,
+BENCH upath, BENCH kpath and BENCH isolation lines).  Prints one table with both kernels,
 ours / upstream and which direction is better; writes DIR/ltr-fidelity.dat,
 DIR/ltr-fidelity.gp and, with gnuplot, DIR/ltr-fidelity.png.  Exits 1 if a
 log is missing or malformed; timings are never judged.
 """
 
 import argparse
+import math
 import os
 import re
 import statistics
@@ -25,6 +26,12 @@ LABEL = {"upstream": "upstream 6.12", "ours": "ours"}
 # Intel LPSS private LTR registers: scale bits 11:10 only
 REG_MAX_NS = 1023 << 15
 REQ_BIT = 0x8000
+# The operations of the isolation workload, as pmqos_bench names them
+ISO_OPS = (("lt_other", "latency tolerance update", "latency tolerance update, other device"),
+           ("resume_other", "resume latency update", "resume latency update, other device"),
+           ("remove_other", "removal of another device", "removal of another device"))
+# Callback runs per operation: B's per update, none for C, D's per removal
+ISO_CALLBACKS = {"lt_other": 1, "resume_other": 0, "remove_other": 1}
 
 
 class BenchError(Exception):
@@ -145,7 +152,10 @@ def traffic(lines, mmio_path):
 
 def timing(kdir, rounds):
     """{metric: [value per round]} from round-N.log; a round's value is the
-    median of its measurements (BENCH_REPS of each kind)."""
+    median of its measurements (BENCH_REPS of each kind).  Isolation: the
+    median of the valid measurements only (started while A's callback slept,
+    or with A idle for the baseline), in ms; their checks under "isoflags",
+    one (valid, sleeping_after, callbacks, slow_ms) per measurement."""
     vals = {}
     for r in range(1, rounds + 1):
         reps = {}
@@ -161,8 +171,16 @@ def timing(kdir, rounds):
                 iters = int(f["iters"])
                 reps.setdefault(("kpath", wl, n), []).append(int(f["ns"]) / iters)
                 reps.setdefault(("callbacks", wl, n), []).append(int(f["callbacks"]) / iters)
+            elif ln.startswith("isolation "):
+                op, idle = f["op"], int(f["idle"])
+                valid = int(f["overlapped"]) == (0 if idle else 1)
+                reps.setdefault(("isoflags", op, idle), []).append(
+                    (valid, int(f["sleeping_after"]), int(f["callbacks"]),
+                     int(f.get("slow_ms", 0))))
+                if valid:
+                    reps.setdefault(("iso", op, idle), []).append(int(f["ns"]) / 1e6)
         for key, v in reps.items():
-            if key[0] == "callbacks":
+            if key[0] in ("callbacks", "isoflags"):
                 vals.setdefault(key, []).extend(v)
             else:
                 vals.setdefault(key, []).append(statistics.median(v))
@@ -175,20 +193,35 @@ def fmt_num(x, digits=0):
     return f"{round(x):,}"
 
 
-def stat(vals, digits=0):
+def fmt_sig(x):
+    """x with 3 significant digits (whole numbers from 100 up, at most 4
+    decimals), never as an exponent."""
+    if x == 0 or abs(x) >= 100:
+        return f"{round(x):,}"
+    digits = min(4, max(0, 2 - math.floor(math.log10(abs(x)))))
+    return f"{x:.{digits}f}"
+
+
+def stat(vals, digits=0, fmt=None):
     """'median [min-max]' of one metric's rounds."""
+    if fmt is None:
+        def fmt(x):
+            return fmt_num(x, digits)
     med = statistics.median(vals)
     if len(vals) == 1:
-        return med, fmt_num(med, digits)
-    return med, f"{fmt_num(med, digits)} [{fmt_num(min(vals), digits)}-{fmt_num(max(vals), digits)}]"
+        return med, fmt(med)
+    return med, f"{fmt(med)} [{fmt(min(vals))}-{fmt(max(vals))}]"
 
 
-def ratio(ours, upstream):
+def ratio(ours, upstream, small=False):
+    """ours / upstream; with small, a ratio below 0.01 as 1/N (2 significant digits)."""
     if upstream is None or ours is None or isinstance(upstream, str) or isinstance(ours, str):
         return "-"
     if upstream == 0:
         return "-" if ours == 0 else "inf"
     r = ours / upstream
+    if small and 0 < r < 0.01:
+        return f"1/{float(f'{1 / r:.2g}'):,.0f}"
     return f"{r:,.0f}" if r >= 100 else f"{r:.2f}"
 
 
@@ -303,6 +336,78 @@ unset multiplot
     if r.returncode:
         return f"not drawn: gnuplot failed: {r.stderr.strip()}"
     return png
+
+
+def isolation(t, tim):
+    """Section 5: operations on other devices while A's callback sleeps, and with A idle."""
+    flags = {k: {key[1:]: v for key, v in tim[k].items() if key[0] == "isoflags"}
+             for k in KERNELS}
+    slow = sorted({fl[3] for k in KERNELS for v in flags[k].values() for fl in v} - {0})
+    slow_txt = "/".join(str(ms) for ms in slow) if slow else "500"
+    t.head(f"5. Isolation: while another device's callback sleeps {slow_txt} ms "
+           "(ms, lower is better)")
+    if not any(flags[k] for k in KERNELS):
+        t.note("no BENCH isolation lines in the logs (pmqos_bench.ko without isolation=1?)")
+        return
+
+    def rounds(k, op, idle):
+        return tim[k].get(("iso", op, idle))
+
+    for idle, prefix in ((0, ""), (1, "baseline, A idle: ")):
+        for op, short, what in ISO_OPS:
+            name = what if not idle else prefix + short
+            up, ou = rounds("upstream", op, idle), rounds("ours", op, idle)
+            if not up or not ou:
+                t.row(name, stat(up, fmt=fmt_sig)[1] if up else "n/a",
+                      stat(ou, fmt=fmt_sig)[1] if ou else "n/a", "-", "lower")
+                continue
+            mu, su = stat(up, fmt=fmt_sig)
+            mo, so = stat(ou, fmt=fmt_sig)
+            t.row(name, su, so, ratio(mo, mu, small=True), "lower")
+
+    # sleeping / idle, per round, from the rounds that have both
+    for op, short, _ in ISO_OPS:
+        cells, meds = [], []
+        for k in KERNELS:
+            busy, idle = rounds(k, op, 0), rounds(k, op, 1)
+            if not busy or not idle or len(busy) != len(idle) or 0 in idle:
+                cells.append("n/a")
+                meds.append(None)
+                continue
+            m, s = stat([b / i for b, i in zip(busy, idle)], fmt=fmt_sig)
+            cells.append(s)
+            meds.append(m)
+        t.row(f"sleeping / idle: {short}", cells[0], cells[1],
+              ratio(meds[1], meds[0], small=True), "lower")
+
+    invalid, waited, bad_cb = [], [], []
+    for k in KERNELS:
+        for op, _, _ in ISO_OPS:
+            for idle in (0, 1):
+                fl = flags[k].get((op, idle), [])
+                bad = sum(1 for f in fl if not f[0])
+                if bad:
+                    invalid.append(f"{LABEL[k]} {op}{' idle' if idle else ''} {bad}/{len(fl)}")
+                if any(f[2] != ISO_CALLBACKS[op] for f in fl):
+                    bad_cb.append(f"{LABEL[k]} {op}{' idle' if idle else ''}")
+        if not flags[k]:
+            waited.append(f"{LABEL[k]}: no isolation lines")
+            continue
+        done = []
+        for op, _, _ in ISO_OPS:
+            fl = [f for f in flags[k].get((op, 0), []) if f[0]]
+            done.append(f"{op} {sum(f[1] for f in fl)}/{len(fl)}")
+        waited.append(f"{LABEL[k]}: " + ", ".join(done))
+    t.note("A's ->set_latency_tolerance() callback sleeps, run by a kthread; each")
+    t.note("operation is timed alone once the sleep has begun, then with A idle.")
+    t.note("Measurements that started while A's callback slept (idle: while it did not):")
+    t.note("all of them." if not invalid else
+           "NOT all, these left out: " + ", ".join(invalid))
+    t.note("Returned while A's callback still slept (did not wait for it):")
+    for w in waited:
+        t.note("  " + w)
+    t.note("Callbacks counted (B's per update, D's per removal): as expected in every round."
+           if not bad_cb else "Callbacks NOT as expected in: " + ", ".join(bad_cb))
 
 
 def main():
@@ -453,6 +558,8 @@ def main():
         t.note(f"exact counts from one boot ({cnt} changes in the sweep): every guest")
         t.note("access with a kernel virtual address to the page, between two markers")
         t.note("the guest reads around each sysfs write.  R = reads, W = writes.")
+
+    isolation(t, tim)
 
     print()
     print(t.render())

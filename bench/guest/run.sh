@@ -5,7 +5,9 @@
 # pmqos_bench.ko built for this kernel, the static sysfs-write-bench.
 # The kernel command line picks what to do:
 #   bench_mode=timing   user path (sysfs-write-bench) and kernel path
-#                       (pmqos_bench.ko) costs, one round
+#                       (pmqos_bench.ko) costs, then operations on other
+#                       devices while a callback sleeps (the module's
+#                       isolation workload), one round
 #   bench_mode=traffic  LTR fidelity sweep and register traffic, in a boot
 #                       with the mmio-count QEMU plugin: every change is
 #                       done between two marker reads that open and close
@@ -19,7 +21,8 @@ MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 
 # params: BENCH_COUNTS (request counts for the module), BENCH_ITERS (timed
 # updates per measurement), BENCH_WRITES (timed sysfs writes per
-# measurement), BENCH_REPS (measurements of each kind),
+# measurement), BENCH_REPS (measurements of each kind), BENCH_SLOW_MS
+# (how long the slow callback of the isolation workload sleeps, default 500),
 # BENCH_SWEEP (the tolerances of the fidelity sweep, us, ascending)
 # shellcheck source=/dev/null # written by scripts/bench.sh
 . ./params
@@ -64,10 +67,13 @@ timing)
 	echo auto >"$attr"
 	dmesg -c >/dev/null
 	if insmod ./pmqos_bench.ko counts="$BENCH_COUNTS" iters="$BENCH_ITERS" \
-		reps="$BENCH_REPS"; then
-		dmesg | sed -n 's/.*pmqos_bench: \(kpath .*\)/BENCH \1/p'
+		reps="$BENCH_REPS" isolation=1 slow_ms="${BENCH_SLOW_MS:-500}"; then
+		dmesg | sed -n -e 's/.*pmqos_bench: \(kpath .*\)/BENCH \1/p' \
+			-e 's/.*pmqos_bench: \(isolation .*\)/BENCH \1/p'
 		rmmod pmqos_bench
 	else
+		# the module's own error lines first: the report quotes the first
+		dmesg | sed -n 's/.*\(pmqos_bench: .*error.*\)/BENCH error \1/p'
 		echo "BENCH error insmod failed"
 		dmesg | grep pmqos_bench
 	fi

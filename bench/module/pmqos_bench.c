@@ -34,18 +34,61 @@
  *   pmqos_bench: kpath WORKLOAD n=N iters=I rep=K ns=TOTAL callbacks=C
  *
  * ("callbacks" counts the callback runs during the timed loop, a check that
- * the workload did what it says).  Then the requests are removed and the
- * module stays loaded doing nothing until it is unloaded.
+ * the workload did what it says).  Then the requests are removed.
+ *
+ * Then, if the "isolation" parameter is set (the default): how long
+ * operations on other devices take while the ->set_latency_tolerance()
+ * callback of a device A sleeps "slow_ms" ms.  Platform devices of their own:
+ *
+ *   A: callback sleeps slow_ms ms when passed BENCH_ISO_SLEEP_US, else only
+ *      counts; one latency tolerance request, at BENCH_ISO_IDLE_US between
+ *      measurements
+ *   B: callback only counts; one latency tolerance request
+ *   C: no callback; one resume latency request
+ *   D: callback only counts; one latency tolerance request; a new D for each
+ *      measurement of its removal
+ *
+ * The operations, each timed alone with ktime_get_ns():
+ *
+ *   "lt_other":     B's request moved between two values (B's callback runs)
+ *   "resume_other": C's request moved between two values
+ *   "remove_other": D unregistered with its request still active (the core
+ *                   flushes it, running D's callback)
+ *
+ * "reps" times, each operation once with A idle, then once while A's callback
+ * sleeps: a kthread moves A's request to BENCH_ISO_SLEEP_US, the operation is
+ * timed once A's callback has started, then the kthread is waited for (so
+ * each operation gets a sleep of its own) and A's request is moved back.  One
+ * line per measurement:
+ *
+ *   pmqos_bench: isolation op=OP idle=I rep=K ns=NS overlapped=O
+ *                sleeping_after=S callbacks=C slow_ms=MS
+ *
+ * (on one line).  "overlapped": A's callback was sleeping when the operation
+ * started; the measurement is valid if it equals !idle.  "sleeping_after": it
+ * was still sleeping when the operation returned, which did not wait for it.
+ * "callbacks": runs of the callback of the device operated on (B or D; 0 for
+ * C).  Mainline runs the callbacks under dev_pm_qos_mtx, which all three
+ * operations take.
+ *
+ * Errors are reported as "pmqos_bench: error ..." lines and fail the load.
+ * Once loaded, the module does nothing until it is unloaded.
  */
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
 #include <linux/pm_qos.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -60,6 +103,14 @@ MODULE_PARM_DESC(iters, "timed updates per measurement");
 static unsigned int reps = 5;
 module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "measurements per workload and number of requests");
+
+static bool isolation = true;
+module_param(isolation, bool, 0444);
+MODULE_PARM_DESC(isolation, "time operations on other devices while a callback sleeps");
+
+static unsigned int slow_ms = 500;
+module_param(slow_ms, uint, 0444);
+MODULE_PARM_DESC(slow_ms, "how long the slow callback sleeps, in ms");
 
 #define BENCH_OTHERS_BASE_US	1000
 #define BENCH_PIN_US		5
@@ -170,6 +221,337 @@ out:
 	return ret < 0 ? ret : 0;
 }
 
+#define BENCH_ISO_IDLE_US	1000
+#define BENCH_ISO_SLEEP_US	50
+/* B and C alternate between this and twice this, D's request holds it */
+#define BENCH_ISO_US		100
+/* How long A's callback may take to start */
+#define BENCH_ISO_START_MS	10000
+
+enum iso_op { ISO_LT_OTHER, ISO_RESUME_OTHER, ISO_REMOVE_OTHER, ISO_NR_OPS };
+
+static const char * const iso_op_names[ISO_NR_OPS] = {
+	[ISO_LT_OTHER]		= "lt_other",
+	[ISO_RESUME_OTHER]	= "resume_other",
+	[ISO_REMOVE_OTHER]	= "remove_other",
+};
+
+static struct platform_device *iso_a, *iso_b, *iso_c;
+static struct dev_pm_qos_request iso_a_req, iso_b_req, iso_c_req;
+static s32 iso_b_value, iso_c_value;
+
+/* Set by A's callback: it has started (since the kthread began), is sleeping */
+static bool iso_a_started, iso_a_sleeping;
+/* Completed when A's callback starts sleeping, and when the kthread's update returns */
+static DECLARE_COMPLETION(iso_a_event);
+static int iso_a_ret;
+static unsigned int iso_b_callbacks, iso_d_callbacks;
+
+static void iso_a_set_latency_tolerance(struct device *dev, s32 val)
+{
+	if (val != BENCH_ISO_SLEEP_US)
+		return;
+	WRITE_ONCE(iso_a_started, true);
+	WRITE_ONCE(iso_a_sleeping, true);
+	complete(&iso_a_event);
+	msleep(slow_ms);
+	WRITE_ONCE(iso_a_sleeping, false);
+}
+
+static void iso_b_set_latency_tolerance(struct device *dev, s32 val)
+{
+	WRITE_ONCE(iso_b_callbacks, iso_b_callbacks + 1);
+}
+
+static void iso_d_set_latency_tolerance(struct device *dev, s32 val)
+{
+	WRITE_ONCE(iso_d_callbacks, iso_d_callbacks + 1);
+}
+
+/* The kthread: moves A's request so that A's callback runs and sleeps */
+static int iso_a_thread(void *data)
+{
+	WRITE_ONCE(iso_a_ret, dev_pm_qos_update_request(&iso_a_req,
+							BENCH_ISO_SLEEP_US));
+	complete(&iso_a_event);
+
+	/* Wait for kthread_stop(): the task must still be there for it */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* A registered platform device called @name, with @cb as its callback */
+static struct platform_device *
+iso_device_add(const char *name, void (*cb)(struct device *dev, s32 val))
+{
+	struct platform_device *pdev;
+	int ret;
+
+	pdev = platform_device_alloc(name, PLATFORM_DEVID_NONE);
+	if (!pdev)
+		return ERR_PTR(-ENOMEM);
+	/* Before registration, as a driver or bus type would set it */
+	pdev->dev.power.set_latency_tolerance = cb;
+	ret = platform_device_add(pdev);
+	if (ret) {
+		platform_device_put(pdev);
+		return ERR_PTR(ret);
+	}
+	return pdev;
+}
+
+/*
+ * A new device D with an active latency tolerance request in *@req, which is
+ * allocated apart so that it outlives D.
+ */
+static int iso_d_add(struct platform_device **d,
+		     struct dev_pm_qos_request **req)
+{
+	int ret;
+
+	*req = kzalloc(sizeof(**req), GFP_KERNEL);
+	if (!*req)
+		return -ENOMEM;
+	*d = iso_device_add("pmqos_bench_d", iso_d_set_latency_tolerance);
+	if (IS_ERR(*d)) {
+		ret = PTR_ERR(*d);
+		goto err;
+	}
+	ret = dev_pm_qos_add_request(&(*d)->dev, *req,
+				     DEV_PM_QOS_LATENCY_TOLERANCE, BENCH_ISO_US);
+	if (ret >= 0)
+		return 0;
+	platform_device_unregister(*d);
+err:
+	pr_err("pmqos_bench: error %d: isolation: adding device D\n", ret);
+	kfree(*req);
+	*d = NULL;
+	*req = NULL;
+	return ret;
+}
+
+/*
+ * Run @op once, timed into *@ns.  For ISO_REMOVE_OTHER, @d (with @d_req) is
+ * unregistered, and the caller's reference to it keeps it in memory.
+ */
+static int iso_op_run(enum iso_op op, struct platform_device *d,
+		      u64 *ns, unsigned int *callbacks)
+{
+	unsigned int calls = 0;
+	u64 t0, t1;
+	int ret = 0;
+
+	switch (op) {
+	case ISO_LT_OTHER:
+		iso_b_value = iso_b_value == BENCH_ISO_US ? 2 * BENCH_ISO_US :
+							    BENCH_ISO_US;
+		calls = READ_ONCE(iso_b_callbacks);
+		t0 = ktime_get_ns();
+		ret = dev_pm_qos_update_request(&iso_b_req, iso_b_value);
+		t1 = ktime_get_ns();
+		calls = READ_ONCE(iso_b_callbacks) - calls;
+		break;
+	case ISO_RESUME_OTHER:
+		iso_c_value = iso_c_value == BENCH_ISO_US ? 2 * BENCH_ISO_US :
+							    BENCH_ISO_US;
+		t0 = ktime_get_ns();
+		ret = dev_pm_qos_update_request(&iso_c_req, iso_c_value);
+		t1 = ktime_get_ns();
+		break;
+	case ISO_REMOVE_OTHER:
+		calls = READ_ONCE(iso_d_callbacks);
+		t0 = ktime_get_ns();
+		platform_device_unregister(d);
+		t1 = ktime_get_ns();
+		calls = READ_ONCE(iso_d_callbacks) - calls;
+		break;
+	default:
+		return -EINVAL;
+	}
+	*ns = t1 - t0;
+	*callbacks = calls;
+	return ret < 0 ? ret : 0;
+}
+
+/* Measure @op once, with A idle if @idle, else while A's callback sleeps */
+static int iso_measure(enum iso_op op, bool idle, unsigned int rep)
+{
+	struct dev_pm_qos_request *d_req = NULL;
+	struct platform_device *d = NULL;
+	struct device *d_dev = NULL;
+	struct task_struct *thread = NULL;
+	bool overlapped, sleeping_after;
+	unsigned int callbacks;
+	int ret, err;
+	u64 ns;
+
+	if (op == ISO_REMOVE_OTHER) {
+		ret = iso_d_add(&d, &d_req);
+		if (ret)
+			return ret;
+		/* Keeps D in memory after its removal, for d_req's check */
+		d_dev = get_device(&d->dev);
+	}
+
+	if (!idle) {
+		WRITE_ONCE(iso_a_started, false);
+		WRITE_ONCE(iso_a_ret, 0);
+		reinit_completion(&iso_a_event);
+		thread = kthread_run(iso_a_thread, NULL, "pmqos_bench_a");
+		if (IS_ERR(thread)) {
+			ret = PTR_ERR(thread);
+			thread = NULL;
+			pr_err("pmqos_bench: error %d: isolation: starting the kthread\n",
+			       ret);
+			goto out;
+		}
+		/* Until A's callback sleeps, or the kthread's update returned */
+		if (!wait_for_completion_timeout(&iso_a_event,
+						 msecs_to_jiffies(BENCH_ISO_START_MS))) {
+			ret = -ETIMEDOUT;
+			pr_err("pmqos_bench: error %d: isolation: A's callback did not start\n",
+			       ret);
+			goto out;
+		}
+		if (!READ_ONCE(iso_a_started)) {
+			ret = READ_ONCE(iso_a_ret) < 0 ? READ_ONCE(iso_a_ret) : -EIO;
+			pr_err("pmqos_bench: error %d: isolation: A's callback did not run\n",
+			       ret);
+			goto out;
+		}
+	}
+
+	overlapped = READ_ONCE(iso_a_sleeping);
+	ret = iso_op_run(op, d, &ns, &callbacks);
+	sleeping_after = READ_ONCE(iso_a_sleeping);
+	if (op == ISO_REMOVE_OTHER)
+		d = NULL;	/* unregistered */
+	if (ret) {
+		pr_err("pmqos_bench: error %d: isolation: %s\n", ret,
+		       iso_op_names[op]);
+		goto out;
+	}
+	pr_info("pmqos_bench: isolation op=%s idle=%d rep=%u ns=%llu overlapped=%d sleeping_after=%d callbacks=%u slow_ms=%u\n",
+		iso_op_names[op], idle, rep, ns, overlapped, sleeping_after,
+		callbacks, slow_ms);
+
+out:
+	if (thread) {
+		/* Returns once the kthread's update, A's callback included, has */
+		kthread_stop(thread);
+		err = READ_ONCE(iso_a_ret);
+		if (err < 0 && !ret) {
+			pr_err("pmqos_bench: error %d: isolation: updating A\n",
+			       err);
+			ret = err;
+		}
+	}
+	if (!idle) {
+		err = dev_pm_qos_update_request(&iso_a_req, BENCH_ISO_IDLE_US);
+		if (err < 0 && !ret) {
+			pr_err("pmqos_bench: error %d: isolation: moving A back\n",
+			       err);
+			ret = err;
+		}
+	}
+	if (op == ISO_REMOVE_OTHER) {
+		/* Still there if an error came first */
+		if (d)
+			platform_device_unregister(d);
+		/* The core flushes the requests of a device it removes */
+		if (dev_pm_qos_request_active(d_req)) {
+			pr_err("pmqos_bench: error: isolation: D's request still active after D's removal\n");
+			dev_pm_qos_remove_request(d_req);
+			if (!ret)
+				ret = -EBUSY;
+		}
+		put_device(d_dev);
+		kfree(d_req);
+	}
+	return ret;
+}
+
+static void iso_teardown(void)
+{
+	if (dev_pm_qos_request_active(&iso_a_req))
+		dev_pm_qos_remove_request(&iso_a_req);
+	if (dev_pm_qos_request_active(&iso_b_req))
+		dev_pm_qos_remove_request(&iso_b_req);
+	if (dev_pm_qos_request_active(&iso_c_req))
+		dev_pm_qos_remove_request(&iso_c_req);
+	if (!IS_ERR_OR_NULL(iso_a))
+		platform_device_unregister(iso_a);
+	if (!IS_ERR_OR_NULL(iso_b))
+		platform_device_unregister(iso_b);
+	if (!IS_ERR_OR_NULL(iso_c))
+		platform_device_unregister(iso_c);
+	iso_a = NULL;
+	iso_b = NULL;
+	iso_c = NULL;
+}
+
+static int iso_setup(void)
+{
+	int ret;
+
+	iso_a = iso_device_add("pmqos_bench_a", iso_a_set_latency_tolerance);
+	if (IS_ERR(iso_a))
+		return PTR_ERR(iso_a);
+	iso_b = iso_device_add("pmqos_bench_b", iso_b_set_latency_tolerance);
+	if (IS_ERR(iso_b))
+		return PTR_ERR(iso_b);
+	iso_c = iso_device_add("pmqos_bench_c", NULL);
+	if (IS_ERR(iso_c))
+		return PTR_ERR(iso_c);
+
+	ret = dev_pm_qos_add_request(&iso_a->dev, &iso_a_req,
+				     DEV_PM_QOS_LATENCY_TOLERANCE,
+				     BENCH_ISO_IDLE_US);
+	if (ret < 0)
+		return ret;
+	iso_b_value = BENCH_ISO_US;
+	ret = dev_pm_qos_add_request(&iso_b->dev, &iso_b_req,
+				     DEV_PM_QOS_LATENCY_TOLERANCE, iso_b_value);
+	if (ret < 0)
+		return ret;
+	iso_c_value = BENCH_ISO_US;
+	ret = dev_pm_qos_add_request(&iso_c->dev, &iso_c_req,
+				     DEV_PM_QOS_RESUME_LATENCY, iso_c_value);
+	return ret < 0 ? ret : 0;
+}
+
+static int bench_isolation(void)
+{
+	unsigned int rep;
+	enum iso_op op;
+	int ret;
+
+	ret = iso_setup();
+	if (ret) {
+		pr_err("pmqos_bench: error %d: isolation: setting up A, B and C\n",
+		       ret);
+		goto out;
+	}
+	for (rep = 0; rep < reps; rep++) {
+		for (op = 0; op < ISO_NR_OPS; op++) {
+			ret = iso_measure(op, true, rep);
+			if (ret)
+				goto out;
+			ret = iso_measure(op, false, rep);
+			if (ret)
+				goto out;
+		}
+	}
+out:
+	iso_teardown();
+	return ret;
+}
+
 static int __init pmqos_bench_init(void)
 {
 	char *list, *cur, *tok;
@@ -205,6 +587,8 @@ static int __init pmqos_bench_init(void)
 			break;
 	}
 	kfree(list);
+	if (!ret && isolation)
+		ret = bench_isolation();
 	pr_info("pmqos_bench: done (%d)\n", ret);
 	if (!ret)
 		return 0;
