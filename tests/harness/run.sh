@@ -17,6 +17,8 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+# check.sh runs this with PROGRESS_FD set: the progress cases set their own.
+unset PROGRESS_FD
 check=${KTAP_CHECK:-$here/../../scripts/ktap-check.py}
 watch=${QMP_WATCH:-$here/../../scripts/qmp-watch.py}
 progress=${PROGRESS:-$here/../../scripts/progress.py}
