@@ -17,7 +17,7 @@ help:
 	@echo "make export       write the tree's commits back to patches/"
 	@echo "make kernel       build the test kernel ($(BZIMAGE))"
 	@echo "make base-kernel  build the base alone (no series)"
-	@echo "make debug-check  build the debug kernel, run tests/debug/* under it"
+	@echo "make debug-check  build the debug kernel, run guest/debug/* under it"
 	@echo "make bench        ours against upstream 6.12, one table ($(OUT)/bench/; QUICK=1: minutes)"
 	@echo "make dist         one patch for a pristine linux-source-6.12 ($(OUT)/)"
 	@echo "make clean        remove $(OUT) (the cache $(CACHE) stays)"
@@ -26,16 +26,16 @@ deps:
 	@scripts/deps.sh
 
 tree: deps
-	@scripts/mktree.sh
+	@tree/mktree.sh
 
 export:
-	@scripts/export.sh
+	@tree/export.sh
 
 kernel: tree
-	@scripts/build-kernel.sh test $(TREE) configs/test.config
+	@kernel/build-kernel.sh test $(TREE) configs/test.config
 
 base-kernel: tree
-	@scripts/build-kernel.sh base $(CACHE)/linux-base configs/test.config configs/base.config
+	@kernel/build-kernel.sh base $(CACHE)/linux-base configs/test.config configs/base.config
 
 # Said first: a cold make demo is quiet for nothing, but long.
 demo: demo-intro kernel
@@ -48,15 +48,15 @@ check: deps
 	@scripts/check.sh
 
 debug-check: tree
-	@scripts/build-kernel.sh debug $(TREE) configs/test.config configs/debug.config
-	@scripts/guest-image.sh debug $(OUT)/initramfs-debug.cpio.gz
-	@scripts/debug-check.sh $(OUT)/initramfs-debug.cpio.gz
+	@kernel/build-kernel.sh debug $(TREE) configs/test.config configs/debug.config
+	@qemu/guest-image.sh debug $(OUT)/initramfs-debug.cpio.gz
+	@qemu/run-suites.sh $(OUT)/initramfs-debug.cpio.gz
 
 bench: tree
-	@QUICK=$(QUICK) scripts/bench.sh
+	@QUICK=$(QUICK) bench/bench.sh
 
 dist: tree
-	@scripts/dist.sh $(OUT)/pmqos-lt-linux-6.12.patch
+	@tree/dist.sh $(OUT)/pmqos-lt-linux-6.12.patch
 
 clean:
 	rm -rf $(OUT)

@@ -8,7 +8,7 @@
  * Use:     qemu-system-x86_64 -acpitable file=OUTBASE.aml ...
  *
  * The guest must not use that page as RAM: boot with
- * memmap=4K$LPSS_MMIO_BASE (scripts/run-qemu.sh reads the #define below,
+ * memmap=4K$LPSS_MMIO_BASE (qemu/run-qemu.sh reads the #define below,
  * the one place the address is written) so guest RAM backs the "MMIO" and
  * register writes stick.
  */

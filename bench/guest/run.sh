@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # make bench, in the guest (run by /init as /tests/bench/run.sh), on either
-# kernel.  scripts/bench.sh puts beside it: params (sourced, see below),
+# kernel.  bench/bench.sh puts beside it: params (sourced, see below),
 # pmqos_bench.ko built for this kernel, the static sysfs-write-bench.
 # The kernel command line picks what to do:
 #   bench_mode=timing   user path (sysfs-write-bench) and kernel path
@@ -13,7 +13,7 @@
 #                       done between two marker reads that open and close
 #                       one of the plugin's counting windows
 # Every result is a line starting with "BENCH ", parsed on the host by
-# scripts/bench-report.py.
+# bench/report.py.
 LPSS=0x1F000000
 dev=/sys/bus/platform/devices/INT33C0:00
 attr=$dev/power/pm_qos_latency_tolerance_us
@@ -24,7 +24,7 @@ MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 # measurement), BENCH_REPS (measurements of each kind), BENCH_SLOW_MS
 # (how long the slow callback of the isolation workload sleeps, default 500),
 # BENCH_SWEEP (the tolerances of the fidelity sweep, us, ascending)
-# shellcheck source=/dev/null # written by scripts/bench.sh
+# shellcheck source=/dev/null # written by bench/bench.sh
 . ./params
 
 reg() { devmem $((LPSS + 0x800 + $1)) 32; }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: scripts/run-qemu.sh BZIMAGE INITRD LOG [TIMEOUT_SECONDS]
+# Usage: qemu/run-qemu.sh BZIMAGE INITRD LOG [TIMEOUT_SECONDS]
 #
 # Boots BZIMAGE with INITRD under qemu-system-x86_64 (q35, TCG, 512 MiB
 # unless QEMU_MEM says otherwise, one CPU) with the LPSS SSDT
@@ -20,7 +20,7 @@
 #                a TCG plugin: -plugin PATH.so,ARG=VALUE)
 #   QMP_SOCK     QMP unix socket path (default $CACHE/qemu/qmp.sock); a host
 #                script can read guest memory while the guest runs, e.g.
-#                scripts/qmp-xp.py "$QMP_SOCK" 0x1F000810
+#                qemu/qmp-read.py "$QMP_SOCK" 0x1F000810
 #   VERBOSE=1    also copy the console to stdout (and, if stdin is a
 #                terminal, keep it attached: use with QEMU_APPEND=rdinit_shell=1)
 set -eu

@@ -7,10 +7,10 @@
 # directory is $BUILD/NAME; bzImage ends up in $BUILD/NAME/arch/x86/boot/.
 # EXTRA_MAKE adds make arguments (e.g. "W=1 C=1"), TARGETS the targets.
 # It says how long the build usually takes and shows its progress
-# (scripts/progress.py: objects built of the expected total); the build's
+# (lib/progress.py: objects built of the expected total); the build's
 # whole output is in $BUILD/NAME/build.log.
 set -eu
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 [ $# -ge 3 ] || die "usage: build-kernel.sh NAME SRCTREE FRAGMENT..."
 name=$1 src=$2
@@ -51,7 +51,7 @@ if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] || [ ! -f "$out/.confi
 fi
 
 # Progress: kbuild's "  CC      x.o" lines (make without -s) counted by
-# scripts/progress.py against the objects of the last complete build here
+# lib/progress.py against the objects of the last complete build here
 # ($out/.objects), or on a first build against what a 6.12 build of that
 # config has (base 1236, test 1256 counted; the others estimated).  The
 # whole output goes to $out/build.log; warnings and errors stay visible.
@@ -78,12 +78,12 @@ case " $targets " in
 esac
 rc=0
 # shellcheck disable=SC2086,SC2016 # word lists; $0 is expanded by sh -c
-KMAKE_VERBOSE=1 python3 "$TOP/scripts/progress.py" --label "building $name kernel" \
+KMAKE_VERBOSE=1 python3 "$TOP/lib/progress.py" --label "building $name kernel" \
 	--about "in $out ($about)" \
 	--unit objects --total "$total" --log "$out/build.log" --echo \
 	--count '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]*\.o$' \
 	--quiet '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]' -- \
-	sh -c '. "$(dirname "$0")/common.sh"; kmake "$@"' "$0" \
+	sh -c '. "$(dirname "$0")/../lib/common.sh"; kmake "$@"' "$0" \
 	"$src" "$out" -j"$(nproc)" ${EXTRA_MAKE:-} $targets || rc=$?
 [ "$rc" = 0 ] || die "building $name failed (exit status $rc); the whole output is in $out/build.log"
 case " $targets " in

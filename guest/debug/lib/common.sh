@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
-# Helpers for the debug-kernel guest tests (tests/debug/*/run.sh), sourced
+# Helpers for the debug-kernel guest tests (guest/debug/*/run.sh), sourced
 # from their directory: KTAP output, writes that report errno, the
 # test_power_qos targets (lib/test_power_qos.c in the kernel tree).
 # POSIX sh for busybox.

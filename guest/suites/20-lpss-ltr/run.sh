@@ -4,7 +4,7 @@
 # from 0 to beyond the register's range, SW_LTR and the mode bit hold
 # exactly what the encoding promises, read from memory through /dev/mem
 # (independently of the driver).  Rows marked HOST-XP are read again from
-# the host through the QEMU monitor (scripts/qmp-watch.py).  Then the
+# the host through the QEMU monitor (qemu/qmp-watch.py).  Then the
 # auto -> value -> any -> auto transitions, and register loss across a
 # suspend/resume cycle; foreign bits of the shared GENERAL register.
 LPSS=0x1F000000

@@ -2,22 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # Make the initramfs for a QEMU run of the test kernel.
 #   guest-image.sh check|debug|demo OUT
-# check: every tests/guest/*/ directory, plus the kernel tree's
+# check: every guest/suites/*/ directory, plus the kernel tree's
 #        tools/testing/selftests/power_qos/ (as /tests/selftest-power_qos)
-# debug: for the debug kernel: every tests/guest/*/ directory but the
+# debug: for the debug kernel: every guest/suites/*/ directory but the
 #        kselftest's (it takes five minutes under KASAN and lockdep, and its
-#        code paths are what tests/debug/* drive harder), plus every
-#        tests/debug/*/ directory (99-kmemleak runs last, lib has no run.sh)
-# demo:  tests/demo/
+#        code paths are what guest/debug/* drive harder), plus every
+#        guest/debug/*/ directory (99-kmemleak runs last, lib has no run.sh)
+# demo:  guest/demo/
 set -eu
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 [ $# = 2 ] || die "usage: guest-image.sh check|debug|demo OUT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 case $1 in
 check)
-	set -- "$2" "$TOP"/tests/guest/*/
+	set -- "$2" "$TOP"/guest/suites/*/
 	if [ -d "$TREE/tools/testing/selftests/power_qos" ]; then
 		cp -r "$TREE/tools/testing/selftests/power_qos" "$tmp/selftest-power_qos"
 		set -- "$@" "$tmp/selftest-power_qos"
@@ -25,15 +25,15 @@ check)
 debug)
 	out=$2
 	set --
-	for d in "$TOP"/tests/guest/*/ "$TOP"/tests/debug/*/; do
-		[ "$d" = "$TOP/tests/guest/10-power_qos/" ] || set -- "$@" "$d"
+	for d in "$TOP"/guest/suites/*/ "$TOP"/guest/debug/*/; do
+		[ "$d" = "$TOP/guest/suites/10-power_qos/" ] || set -- "$@" "$d"
 	done
 	set -- "$out" "$@" ;;
 demo)
-	set -- "$2" "$TOP/tests/demo" ;;
+	set -- "$2" "$TOP/guest/demo" ;;
 *)
 	die "usage: guest-image.sh check|debug|demo OUT" ;;
 esac
 out=$1; shift
 mkdir -p "$(dirname "$out")"
-"$TOP/scripts/mkinitramfs.sh" "$out" "$TREE" "$BUILD/test" "$@"
+"$TOP/qemu/mkinitramfs.sh" "$out" "$TREE" "$BUILD/test" "$@"

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Read 32-bit words of guest physical memory from a running QEMU via QMP.
 
-Usage: scripts/qmp-xp.py SOCKET ADDR [COUNT]
+Usage: qemu/qmp-read.py SOCKET ADDR [COUNT]
 
-SOCKET is the QMP unix socket (scripts/run-qemu.sh: $QMP_SOCK), ADDR a
+SOCKET is the QMP unix socket (qemu/run-qemu.sh: $QMP_SOCK), ADDR a
 guest physical address (e.g. 0x1F000810), COUNT the number of words
 (default 1).  Runs the HMP command "xp /COUNTwx ADDR" and prints each word
 as 0x%08x, one per line.  Exit 1 on any error.
@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qmp import QMP  # noqa: E402  scripts/qmp.py
+from qmp import QMP  # noqa: E402  qemu/qmp.py
 
 
 def main(argv):
@@ -27,13 +27,13 @@ def main(argv):
         if addr < 0 or not 1 <= count <= 4096:
             raise ValueError
     except ValueError:
-        print('qmp-xp: bad ADDR or COUNT', file=sys.stderr)
+        print('qmp-read: bad ADDR or COUNT', file=sys.stderr)
         return 2
     try:
         qmp = QMP(argv[1])
         words = qmp.xp(addr, count)
     except (OSError, RuntimeError, ValueError) as e:
-        print('qmp-xp: %s' % e, file=sys.stderr)
+        print('qmp-read: %s' % e, file=sys.stderr)
         return 1
     for w in words:
         print('0x%08x' % w)

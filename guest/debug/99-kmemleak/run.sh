@@ -5,8 +5,8 @@
 # target is left, the test module leaked no request, kmemleak finds no
 # unreferenced object (two scans once every object is older than its 5 s
 # minimum age), and what is left of the kernel log holds no report (the
-# patterns of /etc/kernel-reports: qemu/kernel-reports, the list the host's
-# scripts/ktap-check.py reads).
+# patterns of /etc/kernel-reports: guest/kernel-reports, the list the host's
+# qemu/judge-log.py reads).
 SUITE=kmemleak
 . ../lib/common.sh
 

@@ -5,11 +5,11 @@
 # kernel, and check it by applying it to a fresh unpack.
 #   dist.sh OUTFILE
 set -eu
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 [ $# = 1 ] || die "usage: dist.sh OUTFILE"
 outfile=$1
-pristine=$("$TOP/scripts/get-source.sh")
+pristine=$("$TOP/tree/get-source.sh")
 mkdir -p "$(dirname "$outfile")"
 
 # A tree object for the pristine source: the base commit with the files the

@@ -8,9 +8,9 @@
 # are uncommitted changes: the builds use them, with a warning.  STRICT=1
 # (make check) refuses both: what is tested is exactly patches/.
 set -eu
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
-pristine=$("$TOP/scripts/get-source.sh")
+pristine=$("$TOP/tree/get-source.sh")
 # Never change the tree under a running kernel build.
 wait_build_lock
 exec 9>"$CACHE/build.lock"
@@ -42,10 +42,10 @@ GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 
-# timed LABEL CMD...: CMD, with the time so far shown (scripts/progress.py)
+# timed LABEL CMD...: CMD, with the time so far shown (lib/progress.py)
 timed() {
 	timed_label=$1; shift
-	python3 "$TOP/scripts/progress.py" --label "mktree: $timed_label" -- "$@" >&2
+	python3 "$TOP/lib/progress.py" --label "mktree: $timed_label" -- "$@" >&2
 }
 
 make_base() {
@@ -56,7 +56,7 @@ make_base() {
 	git -C "$TREE.new" init -q -b lt
 	printf '/.build*/\n' >> "$TREE.new/.git/info/exclude"
 	# Debian's .gitignore ignores "/*": -f.  --verbose names each file.
-	python3 "$TOP/scripts/progress.py" --label "mktree: git add" --unit files \
+	python3 "$TOP/lib/progress.py" --label "mktree: git add" --unit files \
 		--count "^add '" --quiet "^add '" \
 		--total "$(find "$TREE.new" -path "$TREE.new/.git" -prune -o ! -type d -print | wc -l)" -- \
 		git -C "$TREE.new" add -A -f --verbose >&2
@@ -106,7 +106,7 @@ fi
 # A branch whose export equals patches/ is what patches/ would give.
 if [ "$(applied)" != "$series_id $head" ] && [ "$head" != "$(git -C "$TREE" rev-parse base)" ]; then
 	t=$(mktemp -d)
-	if "$TOP/scripts/export.sh" "$t" 2>/dev/null &&
+	if "$TOP/tree/export.sh" "$t" 2>/dev/null &&
 		diff -r -x cover.txt "$t" "$TOP/patches" >/dev/null 2>&1; then
 		echo "$series_id $head" > "$TREE/.git/pmqos-applied"
 		rm -rf "$t"

@@ -11,13 +11,13 @@
 #   - ROUNDS times without it (bench_mode=timing), the two kernels taking
 #     turns (and turns about which goes first), for the user and kernel
 #     path costs;
-# then scripts/bench-report.py prints the table and writes the plot.
+# then bench/report.py prints the table and writes the plot.
 # Everything goes to $OUT/bench/.  No pass/fail on timings: the exit status
 # says only whether every step ran.
 # Env: QUICK=1 (3 rounds, fewer request counts, iterations and sweep
 # points), ROUNDS=N (overrides the number of rounds).
 set -eu
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 OUT=${OUT:-$TOP/out}
 dir=$OUT/bench
@@ -57,14 +57,14 @@ timed() {
 	echo "$label $(($(date +%s) - t0))" >>"$timings"
 }
 
-pristine=$("$TOP/scripts/get-source.sh")
+pristine=$("$TOP/tree/get-source.sh")
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (make tree)"
 
 # kernel NAME SRC: the kernel, then pmqos_bench.ko against it
 kernel() {
 	name=$1 src=$2 build=$BUILD/bench-$1
 	TARGETS="bzImage modules" timed "build-$name" \
-		"$TOP/scripts/build-kernel.sh" "bench-$name" "$src" \
+		"$TOP/kernel/build-kernel.sh" "bench-$name" "$src" \
 		"$TOP/configs/test.config" "$TOP/configs/bench.config" >/dev/null
 	mkdir -p "$dir/$name/module" "$dir/$name/bench"
 	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$dir/$name/module/"
@@ -76,7 +76,7 @@ kernel() {
 		for p in $params; do echo "$p"; done
 		echo "BENCH_SWEEP='$sweep'"
 	} >"$dir/$name/bench/params"
-	"$TOP/scripts/mkinitramfs.sh" "$dir/$name/initramfs.cpio.gz" "$src" "$build" \
+	"$TOP/qemu/mkinitramfs.sh" "$dir/$name/initramfs.cpio.gz" "$src" "$build" \
 		"$dir/$name/bench"
 }
 
@@ -93,7 +93,7 @@ boot() {
 	# CACHE: the rig's SSDT and disk files of this run, apart from others'
 	CACHE=$dir QMP_SOCK=$dir/qmp.sock QEMU_ARGS=${4:-} \
 		QEMU_APPEND="loglevel=1 bench_mode=$2 test_timeout=3000" \
-		"$TOP/scripts/run-qemu.sh" "$BUILD/bench-$1/arch/x86/boot/bzImage" \
+		"$TOP/qemu/run-qemu.sh" "$BUILD/bench-$1/arch/x86/boot/bzImage" \
 		"$dir/$1/initramfs.cpio.gz" "$3" 3600 ||
 		die "QEMU failed; see $3"
 	grep -q '^BENCH end' "$3" || die "the guest did not finish; see $3"
@@ -114,5 +114,5 @@ while [ "$r" -le "$rounds" ]; do
 done
 echo "boots $(($(date +%s) - t0))" >>"$timings"
 
-python3 "$TOP/scripts/bench-report.py" --rounds "$rounds" --timings "$timings" \
+python3 "$TOP/bench/report.py" --rounds "$rounds" --timings "$timings" \
 	"$dir" | tee "$dir/report.txt"

@@ -18,7 +18,7 @@ export KBUILD_BUILD_TIMESTAMP='2024-11-17' KBUILD_BUILD_USER=pmqos KBUILD_BUILD_
 # with ccache.  One kernel build at a time on this machine: every build
 # takes the lock.
 # KMAKE_VERBOSE=1 leaves out -s: kbuild's "  CC      x.o" lines, for
-# scripts/progress.py to count.
+# lib/progress.py to count.
 kmake() {
 	kmake_src=$1 kmake_out=$2
 	shift 2

@@ -11,7 +11,7 @@
 # Prints "ok N subject" or "not ok N subject" per commit, then
 # "N passed, M failed".
 set -u
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 USERS="drivers/nvme/host/core.o drivers/mmc/host/sdhci-pci-core.o
 drivers/ufs/host/ufshcd-pci.o drivers/mfd/intel-lpss.o"

@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: scripts/mkinitramfs.sh OUT KERNEL_SRC KERNEL_BUILD [DIR...]
+# Usage: qemu/mkinitramfs.sh OUT KERNEL_SRC KERNEL_BUILD [DIR...]
 #
 # Builds a gzip'd newc initramfs at OUT with the kernel's own
 # usr/gen_init_cpio (KERNEL_BUILD/usr/gen_init_cpio, else compiled from
 # KERNEL_SRC/usr/gen_init_cpio.c with the host cc), /bin/busybox from
-# busybox-static with a link for every applet, /init from qemu/init,
-# /etc/kernel-reports from qemu/kernel-reports (the patterns of a kernel
-# report, as scripts/ktap-check.py reads them on the host), /etc/passwd
+# busybox-static with a link for every applet, /init from guest/init,
+# /etc/kernel-reports from guest/kernel-reports (the patterns of a kernel
+# report, as qemu/judge-log.py reads them on the host), /etc/passwd
 # and /etc/group with root (0) and tester (1000), and each DIR
 # copied recursively to /tests/<basename of DIR>/ (exec bits kept).
 # Output is reproducible: every mtime is SOURCE_DATE_EPOCH (default 0).
@@ -30,9 +30,9 @@ busybox=${BUSYBOX:-/bin/busybox}
 epoch=${SOURCE_DATE_EPOCH:-0}
 
 [ -x "$busybox" ] || { echo "$0: no busybox at $busybox" >&2; exit 1; }
-[ -f "$repo/qemu/init" ] || { echo "$0: no $repo/qemu/init" >&2; exit 1; }
-[ -f "$repo/qemu/kernel-reports" ] ||
-	{ echo "$0: no $repo/qemu/kernel-reports" >&2; exit 1; }
+[ -f "$repo/guest/init" ] || { echo "$0: no $repo/guest/init" >&2; exit 1; }
+[ -f "$repo/guest/kernel-reports" ] ||
+	{ echo "$0: no $repo/guest/kernel-reports" >&2; exit 1; }
 if file "$busybox" 2>/dev/null | grep -q 'dynamically linked'; then
 	echo "$0: $busybox is not static (install busybox-static)" >&2
 	exit 1
@@ -81,8 +81,8 @@ list=$tmp/list
 			esac
 			echo "slink /bin/$applet busybox 0777 0 0"
 		done
-	echo "file /init $repo/qemu/init 0755 0 0"
-	echo "file /etc/kernel-reports $repo/qemu/kernel-reports 0644 0 0"
+	echo "file /init $repo/guest/init 0755 0 0"
+	echo "file /etc/kernel-reports $repo/guest/kernel-reports 0644 0 0"
 	echo "file /etc/passwd $tmp/passwd 0644 0 0"
 	echo "file /etc/group $tmp/group 0644 0 0"
 	echo "file /etc/shells $tmp/shells 0644 0 0"

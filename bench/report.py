@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The table of `make bench`, from the logs scripts/bench.sh left in DIR.
+"""The table of `make bench`, from the logs bench/bench.sh left in DIR.
 
-    bench-report.py [--rounds N] [--timings FILE] DIR
+    report.py [--rounds N] [--timings FILE] DIR
 
 DIR/upstream/ and DIR/ours/ each hold traffic.log (the boot with the
 mmio-count QEMU plugin: BENCH ltr and BENCH window lines), mmio.txt (the

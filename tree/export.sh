@@ -5,7 +5,7 @@
 #   export.sh [OUTDIR]    (default: patches/)
 # Exporting the same commits twice gives the same bytes.
 set -eu
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 out=${1:-$TOP/patches}
 mkdir -p "$out"

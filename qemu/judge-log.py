@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Decide pass/fail of a QEMU serial console log holding KTAP/TAP documents.
 
-Usage: scripts/ktap-check.py [--expect NAME ...] [--no-end] [--host-log FILE ...]
+Usage: qemu/judge-log.py [--expect NAME ...] [--no-end] [--host-log FILE ...]
                              [--patterns FILE] [--vmlinux VMLINUX --tree TREE]
                              LOG
 
 Each --host-log FILE holds KTAP documents the host wrote while the guest
-ran (scripts/qmp-watch.py's lpss_host), judged like those of LOG; only LOG
+ran (qemu/qmp-watch.py's lpss_host), judged like those of LOG; only LOG
 may hold GUEST-END (a host file that does fails).
 
 The log may hold several documents, with printk lines interleaved and an
@@ -34,9 +34,9 @@ checked when present); results numbered 1, 2, ... at every level; any
 "not ok" without "# SKIP"/"# TODO" fails; every --expect NAME exists and
 ran something (a document of that name whose every case was skipped, or
 whose plan is "1..0 # SKIP why", fails); no guest script exited non-zero
-or was killed at its timeout (qemu/init's "# init: SCRIPT exited with
+or was killed at its timeout (guest/init's "# init: SCRIPT exited with
 status N" / "killed after N s timeout"); no kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...: the patterns of
-qemu/kernel-reports, or --patterns FILE) on a non-TAP line; a line exactly
+guest/kernel-reports, or --patterns FILE) on a non-TAP line; a line exactly
 "GUEST-END" is present (unless --no-end).
 
 Each kernel report (the matching line and the rest of its block: stack
@@ -63,13 +63,13 @@ RESULT_RE = re.compile(
     r'^( *)(ok|not ok) (\d+)\b(?:\s+-)?\s*([^#]*?)\s*(?:#\s*(.*?))?\s*$')
 COMMENT_RE = re.compile(r'^( *)#(?: (.*?))?\s*$')
 SUBTEST_RE = re.compile(r'^Subtest:\s*(\S.*?)\s*$')
-# qemu/init's word on a guest script that exited non-zero or was killed
+# guest/init's word on a guest script that exited non-zero or was killed
 INIT_RE = re.compile(
     r'^# init: (\S+) (exited with status \d+|killed after \d+ s timeout)$')
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What the kernel prints that fails a run: one list, shared with the guest
-PATTERNS = os.path.join(HERE, '..', 'qemu', 'kernel-reports')
+PATTERNS = os.path.join(HERE, '..', 'guest', 'kernel-reports')
 # A report is the matching line and what follows it: up to the end of a
 # WARN/BUG ("---[ end trace"), KASAN's closing "=====" line, MAX_REPORT
 # lines, or a pause of more than 0.25 s in the printk timestamps.
@@ -361,9 +361,9 @@ def main():
                     help='do not require the GUEST-END line')
     ap.add_argument('--host-log', action='append', default=[],
                     metavar='FILE', help='KTAP documents the host wrote '
-                    'during the run (scripts/qmp-watch.py), judged too')
+                    'during the run (qemu/qmp-watch.py), judged too')
     ap.add_argument('--patterns', default=PATTERNS, metavar='FILE',
-                    help='kernel report patterns (default qemu/kernel-reports)')
+                    help='kernel report patterns (default guest/kernel-reports)')
     ap.add_argument('--vmlinux', metavar='FILE',
                     help='decode reports against this vmlinux (needs --tree)')
     ap.add_argument('--tree', metavar='DIR',
@@ -404,7 +404,7 @@ def main():
             reports.feed(lineno, raw)
     docs = split_documents(tap)
 
-    # The host's documents (scripts/qmp-watch.py): TAP only; GUEST-END
+    # The host's documents (qemu/qmp-watch.py): TAP only; GUEST-END
     # there would hide a guest that never finished.
     for path in args.host_log:
         try:

@@ -7,7 +7,7 @@ Usage: qmp-watch.py SOCKET LOG OUT
 Follows the serial console LOG of a running QEMU.  For each line
 "HOST-XP ADDR EXPECTED DESC" a guest test prints (it then waits), reads
 the 32-bit word at guest-physical ADDR through the QEMU monitor (one QMP
-connection on SOCKET, scripts/qmp.py) and compares its low 16 bits with
+connection on SOCKET, qemu/qmp.py) and compares its low 16 bits with
 EXPECTED.  "HOST-XP-PLAN N" announces how many reads to expect.
 
 Writes a KTAP document named lpss_host to OUT, a file of its own, line by
@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qmp import QMP  # noqa: E402  scripts/qmp.py
+from qmp import QMP  # noqa: E402  qemu/qmp.py
 
 
 class Reader:
