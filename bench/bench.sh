@@ -19,7 +19,6 @@
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
-OUT=${OUT:-$TOP/out}
 dir=$OUT/bench
 if [ "${QUICK:-0}" = 1 ]; then
 	rounds=${ROUNDS:-3} per_decade=5
@@ -57,15 +56,16 @@ timed() {
 	echo "$label $(($(date +%s) - t0))" >>"$timings"
 }
 
-pristine=$("$TOP/tree/get-source.sh")
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (make tree)"
 
-# kernel NAME SRC: the kernel, then pmqos_bench.ko against it
+# kernel NAME: the kernel bench-NAME (lib/common.sh's recipes), then
+# pmqos_bench.ko against it
 kernel() {
-	name=$1 src=$2 build=$BUILD/bench-$1
+	name=$1 build=$BUILD/bench-$1
+	recipe "bench-$name" || die "no kernel bench-$name"
+	src=$KSRC
 	TARGETS="bzImage modules" timed "build-$name" \
-		"$TOP/kernel/build-kernel.sh" "bench-$name" "$src" \
-		"$TOP/configs/test.config" "$TOP/configs/bench.config" >/dev/null
+		"$TOP/kernel/build-kernel.sh" "bench-$name" >/dev/null
 	mkdir -p "$dir/$name/module" "$dir/$name/bench"
 	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$dir/$name/module/"
 	msg "building pmqos_bench.ko for $name"
@@ -84,8 +84,8 @@ msg "building the user space helper and the QEMU plugin"
 gcc -static -O2 -Wall -o "$dir/sysfs-write-bench" "$TOP/bench/sysfs-write-bench.c"
 gcc -shared -fPIC -O2 -Wall -fvisibility=hidden -o "$dir/mmio-count.so" \
 	"$TOP/bench/mmio-count.c"
-kernel upstream "$pristine"
-kernel ours "$TREE"
+kernel upstream
+kernel ours
 
 # boot NAME MODE LOG [QEMU_ARGS]: one boot of kernel NAME
 boot() {
@@ -93,7 +93,7 @@ boot() {
 	# CACHE: the rig's SSDT and disk files of this run, apart from others'
 	CACHE=$dir QMP_SOCK=$dir/qmp.sock QEMU_ARGS=${4:-} \
 		QEMU_APPEND="loglevel=1 bench_mode=$2 test_timeout=3000" \
-		"$TOP/qemu/run-qemu.sh" "$BUILD/bench-$1/arch/x86/boot/bzImage" \
+		"$TOP/qemu/run-qemu.sh" "$(bzimage "bench-$1")" \
 		"$dir/$1/initramfs.cpio.gz" "$3" 3600 ||
 		die "QEMU failed; see $3"
 	grep -q '^BENCH end' "$3" || die "the guest did not finish; see $3"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Build a kernel out of tree with ccache.
-#   build-kernel.sh NAME SRCTREE FRAGMENT...
+#   build-kernel.sh NAME                      a kernel of lib/common.sh's recipes
+#   build-kernel.sh NAME SRCTREE FRAGMENT...  any other (tests/harness)
 # The config is tinyconfig with the fragments merged in order; every
 # fragment line must survive into .config or the build stops.  The build
 # directory is $BUILD/NAME; bzImage ends up in $BUILD/NAME/arch/x86/boot/.
@@ -12,9 +13,18 @@
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
-[ $# -ge 3 ] || die "usage: build-kernel.sh NAME SRCTREE FRAGMENT..."
-name=$1 src=$2
-shift 2
+usage="usage: build-kernel.sh NAME [SRCTREE FRAGMENT...]"
+[ $# = 1 ] || [ $# -ge 3 ] || die "$usage"
+name=$1
+shift
+if [ $# = 0 ]; then
+	recipe "$name" || die "no kernel $name in lib/common.sh's recipes; $usage"
+	src=$KSRC
+	for f in $KFRAGS; do set -- "$@" "$TOP/$f"; done
+else
+	src=$1
+	shift
+fi
 frags=
 for f in "$@"; do
 	[ -f "$f" ] || die "no config fragment $f"

@@ -2,13 +2,37 @@
 # Shared settings for the scripts; sourced, never run.
 # shellcheck shell=sh
 
-: "${CACHE:=$HOME/.cache/pmqos-lt}"
+# The one place the paths are written (make CACHE=... OUT=... override
+# them; the Makefile asks lib/where.sh).  Every host script is one
+# directory below the top: lib/, scripts/, tree/, kernel/, qemu/, bench/.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+: "${CACHE:=$HOME/.cache/pmqos-lt}"  # sources, trees, builds, ccache: kept
+: "${OUT:=$TOP/out}"                  # logs, images, the dist patch: make clean
 SRC_DIR=$CACHE/src            # pristine unpacked linux-source-6.12
 TREE=$CACHE/linux             # git tree: base commit + the series (branch lt)
 BASE_TREE=$CACHE/linux-base   # worktree of the base commit alone
-BUILD=$CACHE/build            # out-of-tree build directories, one per config
-export CACHE TOP SRC_DIR TREE BASE_TREE BUILD
+BUILD=$CACHE/build            # out-of-tree build directories, one per kernel
+export CACHE OUT TOP SRC_DIR TREE BASE_TREE BUILD
+
+# The kernels, the one place they are written.  recipe NAME sets KSRC (the
+# tree it is built from) and KFRAGS (its config fragments on top of
+# tinyconfig, in order, relative to the top); it is built in $BUILD/NAME
+# (kernel/build-kernel.sh NAME), its image is "bzimage NAME".
+# shellcheck disable=SC2034 # KSRC and KFRAGS are for the caller
+recipe() {
+	KFRAGS="configs/test.config"
+	case $1 in
+	test) KSRC=$TREE ;;
+	base) KSRC=$BASE_TREE KFRAGS="$KFRAGS configs/base.config" ;;
+	debug) KSRC=$TREE KFRAGS="$KFRAGS configs/debug.config" ;;
+	bench-ours) KSRC=$TREE KFRAGS="$KFRAGS configs/bench.config" ;;
+	bench-upstream)
+		KSRC=$("$TOP/tree/get-source.sh") || return 1
+		KFRAGS="$KFRAGS configs/bench.config" ;;
+	*) return 1 ;;
+	esac
+}
+bzimage() { printf '%s\n' "$BUILD/$1/arch/x86/boot/bzImage"; }
 
 # Kernel builds: ccache in the cache, reproducible build stamps.
 export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"

@@ -14,6 +14,7 @@
 # Output is reproducible: every mtime is SOURCE_DATE_EPOCH (default 0).
 # Env: BUSYBOX (default /bin/busybox).
 set -eu
+. "$(dirname "$0")/../lib/common.sh"
 
 usage() {
 	echo "usage: $0 OUT KERNEL_SRC KERNEL_BUILD [DIR...]" >&2
@@ -25,14 +26,13 @@ ksrc=$2
 kbuild=$3
 shift 3
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
 busybox=${BUSYBOX:-/bin/busybox}
 epoch=${SOURCE_DATE_EPOCH:-0}
 
 [ -x "$busybox" ] || { echo "$0: no busybox at $busybox" >&2; exit 1; }
-[ -f "$repo/guest/init" ] || { echo "$0: no $repo/guest/init" >&2; exit 1; }
-[ -f "$repo/guest/kernel-reports" ] ||
-	{ echo "$0: no $repo/guest/kernel-reports" >&2; exit 1; }
+[ -f "$TOP/guest/init" ] || { echo "$0: no $TOP/guest/init" >&2; exit 1; }
+[ -f "$TOP/guest/kernel-reports" ] ||
+	{ echo "$0: no $TOP/guest/kernel-reports" >&2; exit 1; }
 if file "$busybox" 2>/dev/null | grep -q 'dynamically linked'; then
 	echo "$0: $busybox is not static (install busybox-static)" >&2
 	exit 1
@@ -81,8 +81,8 @@ list=$tmp/list
 			esac
 			echo "slink /bin/$applet busybox 0777 0 0"
 		done
-	echo "file /init $repo/guest/init 0755 0 0"
-	echo "file /etc/kernel-reports $repo/guest/kernel-reports 0644 0 0"
+	echo "file /init $TOP/guest/init 0755 0 0"
+	echo "file /etc/kernel-reports $TOP/guest/kernel-reports 0644 0 0"
 	echo "file /etc/passwd $tmp/passwd 0644 0 0"
 	echo "file /etc/group $tmp/group 0644 0 0"
 	echo "file /etc/shells $tmp/shells 0644 0 0"

@@ -12,7 +12,7 @@
 # Otherwise it exits with QEMU's status (0 after poweroff or a panic).
 #
 # Env:
-#   CACHE        cache dir (default $HOME/.cache/pmqos-lt); files go to
+#   CACHE        cache dir (lib/common.sh); files go to
 #                $CACHE/qemu/ (ssdt .aml, nvme.img, qmp.sock)
 #   QEMU_APPEND  extra kernel command line arguments
 #   QEMU_MEM     guest memory in MiB (default 512)
@@ -24,6 +24,7 @@
 #   VERBOSE=1    also copy the console to stdout (and, if stdin is a
 #                terminal, keep it attached: use with QEMU_APPEND=rdinit_shell=1)
 set -eu
+. "$(dirname "$0")/../lib/common.sh"
 
 usage() {
 	echo "usage: $0 BZIMAGE INITRD LOG [TIMEOUT_SECONDS]" >&2
@@ -38,9 +39,8 @@ case "$limit" in
 '' | *[!0-9]*) usage ;;
 esac
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
-asl=$repo/qemu/lpss-ssdt.asl
-qdir=${CACHE:-$HOME/.cache/pmqos-lt}/qemu
+asl=$TOP/qemu/lpss-ssdt.asl
+qdir=$CACHE/qemu
 QMP_SOCK=${QMP_SOCK:-$qdir/qmp.sock}
 export QMP_SOCK
 mkdir -p "$qdir"

@@ -8,7 +8,6 @@
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
-OUT=${OUT:-$TOP/out}
 logs=$OUT/check
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -96,11 +95,6 @@ export_twice() {
 		GIT_CONFIG_VALUE_0=7 "$TOP/tree/export.sh" "$d" &&
 		diff -r -x cover.txt "$d" "$TOP/patches" && rm -rf "$d"
 }
-guest() {
-	"$TOP/qemu/boot-and-judge.sh" "$BUILD/test/arch/x86/boot/bzImage" \
-		"$OUT/initramfs-check.cpio.gz" "$OUT/guest.log" 900 \
-		kunit lpss power_qos lpss_ltr lpss_host
-}
 
 # The files the series touches, as objects, and the in-tree users of the API
 OBJS="drivers/base/power/qos.o drivers/base/power/sysfs.o
@@ -112,8 +106,8 @@ no_warnings() { ! grep -E 'warning:|error:' "$1"; }
 # W=1 and sparse (C=2 checks even up-to-date files) on those objects
 w1_sparse() {
 	# shellcheck disable=SC2086 # OBJS is a list
-	EXTRA_MAKE="W=1 C=2" TARGETS="$OBJS" "$TOP/kernel/build-kernel.sh" \
-		test "$TREE" "$TOP/configs/test.config" 2>&1 | tee "$logs/w1-sparse.out"
+	EXTRA_MAKE="W=1 C=2" TARGETS="$OBJS" "$TOP/kernel/build-kernel.sh" test 2>&1 |
+		tee "$logs/w1-sparse.out"
 	no_warnings "$logs/w1-sparse.out"
 }
 
@@ -137,25 +131,23 @@ done
 step export-reproducible export_twice
 
 # Kernels: the base alone, then base + series with the in-tree users
-step build-base "$TOP/kernel/build-kernel.sh" base "$BASE_TREE" \
-	"$TOP/configs/test.config" "$TOP/configs/base.config"
-step build-test "$TOP/kernel/build-kernel.sh" test "$TREE" "$TOP/configs/test.config" || stop=1
+step build-base "$TOP/kernel/build-kernel.sh" base
+step build-test "$TOP/kernel/build-kernel.sh" test || stop=1
 step build-test-no-warnings no_warnings "$logs/build-test.log"
 counted each-patch-builds commits "$TOP/kernel/each-patch-builds.sh"
 step w1-sparse w1_sparse
 
 # In QEMU
-step initramfs "$TOP/qemu/guest-image.sh" check "$OUT/initramfs-check.cpio.gz" || stop=1
-counted guest guest
+step initramfs "$TOP/qemu/guest-image.sh" test || stop=1
+counted guest "$TOP/qemu/run-suites.sh" test
 
 # The debug kernel (configs/debug.config: KASAN, lockdep, kmemleak,
 # failslab) with guest/debug/*: hostile input, stress, allocation failure
-step build-debug "$TOP/kernel/build-kernel.sh" debug "$TREE" \
-	"$TOP/configs/test.config" "$TOP/configs/debug.config" &&
-	step initramfs-debug "$TOP/qemu/guest-image.sh" debug "$OUT/initramfs-debug.cpio.gz" &&
-	counted debug-guest "$TOP/qemu/run-suites.sh" "$OUT/initramfs-debug.cpio.gz"
+step build-debug "$TOP/kernel/build-kernel.sh" debug &&
+	step initramfs-debug "$TOP/qemu/guest-image.sh" debug &&
+	counted debug-guest "$TOP/qemu/run-suites.sh" debug
 
-step dist "$TOP/tree/dist.sh" "$OUT/pmqos-lt-linux-6.12.patch"
+step dist "$TOP/tree/dist.sh"
 
 echo
 if [ "$skipped" -gt 0 ]; then

@@ -3,12 +3,12 @@
 # Write one patch that turns a pristine unpacked linux-source-6.12 into the
 # patched tree (the base step plus the series), for users of a stock 6.12.y
 # kernel, and check it by applying it to a fresh unpack.
-#   dist.sh OUTFILE
+#   dist.sh [OUTFILE]   (default $OUT/pmqos-lt-linux-6.12.patch)
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
-[ $# = 1 ] || die "usage: dist.sh OUTFILE"
-outfile=$1
+[ $# -le 1 ] || die "usage: dist.sh [OUTFILE]"
+outfile=${1:-$OUT/pmqos-lt-linux-6.12.patch}
 pristine=$("$TOP/tree/get-source.sh")
 mkdir -p "$(dirname "$outfile")"
 
