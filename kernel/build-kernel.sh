@@ -20,7 +20,10 @@ shift
 if [ $# = 0 ]; then
 	recipe "$name" || die "no kernel $name in lib/common.sh's recipes; $usage"
 	src=$KSRC
-	for f in $KFRAGS; do set -- "$@" "$TOP/$f"; done
+	for f in $KFRAGS; do
+		case $f in /*) ;; *) f=$TOP/$f ;; esac
+		set -- "$@" "$f"
+	done
 else
 	src=$1
 	shift

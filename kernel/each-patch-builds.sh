@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every commit of the series builds on its own: check out each commit of
 # base..lt in a worktree of its own ($CACHE/linux-step) and compile, with
-# W=1, the C files it touches, plus the in-tree users of the API (nvme,
-# sdhci-pci, ufshcd-pci, intel-lpss) from the first commit that declares
+# W=1, the C files it touches, plus the in-tree users of the API
+# (configs/api-users) from the first commit that declares
 # dev_pm_qos_expose_latency_tolerance() on.  Any error or warning fails
 # that commit.  The config is the test kernel's ($BUILD/test/.config, so
 # build the test kernel first), brought up to each commit with
@@ -13,8 +13,7 @@
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
-USERS="drivers/nvme/host/core.o drivers/mmc/host/sdhci-pci-core.o
-drivers/ufs/host/ufshcd-pci.o drivers/mfd/intel-lpss.o"
+USERS=$(api_users_objs)
 wt=$CACHE/linux-step
 out=$BUILD/step
 [ -f "$BUILD/test/.config" ] || die "no $BUILD/test/.config: build the test kernel first"

@@ -16,14 +16,18 @@ export CACHE OUT TOP SRC_DIR TREE BASE_TREE BUILD
 
 # The kernels, the one place they are written.  recipe NAME sets KSRC (the
 # tree it is built from) and KFRAGS (its config fragments on top of
-# tinyconfig, in order, relative to the top); it is built in $BUILD/NAME
+# tinyconfig, in order, relative to the top or absolute); it is built in $BUILD/NAME
 # (kernel/build-kernel.sh NAME), its image is "bzimage NAME".
 # shellcheck disable=SC2034 # KSRC and KFRAGS are for the caller
 recipe() {
 	KFRAGS="configs/test.config"
 	case $1 in
 	test) KSRC=$TREE ;;
-	base) KSRC=$BASE_TREE KFRAGS="$KFRAGS configs/base.config" ;;
+	base)
+		KSRC=$BASE_TREE
+		mkdir -p "$BUILD"
+		api_users_off >"$BUILD/base-api-users.config"
+		KFRAGS="$KFRAGS $BUILD/base-api-users.config configs/base.config" ;;
 	debug) KSRC=$TREE KFRAGS="$KFRAGS configs/debug.config" ;;
 	bench-ours) KSRC=$TREE KFRAGS="$KFRAGS configs/bench.config" ;;
 	bench-upstream)
@@ -31,6 +35,14 @@ recipe() {
 		KFRAGS="$KFRAGS configs/bench.config" ;;
 	*) return 1 ;;
 	esac
+}
+# The in-tree users of the API (configs/api-users): api_users_objs their
+# objects, one a line; api_users_off a config fragment leaving them out.
+api_users() { grep -v -e '^#' -e '^$' "$TOP/configs/api-users"; }
+api_users_objs() { api_users | cut -d' ' -f1; }
+api_users_off() {
+	echo "# made by lib/common.sh from configs/api-users: the base has no API for them"
+	api_users | cut -d' ' -f2- | tr ' ' '\n' | sed 's/.*/# CONFIG_& is not set/'
 }
 bzimage() { printf '%s\n' "$BUILD/$1/arch/x86/boot/bzImage"; }
 

@@ -96,12 +96,12 @@ export_twice() {
 		diff -r -x cover.txt "$d" "$TOP/patches" && rm -rf "$d"
 }
 
-# The files the series touches, as objects, and the in-tree users of the API
+# The files the series touches, as objects, and the in-tree users of the
+# API (configs/api-users)
 OBJS="drivers/base/power/qos.o drivers/base/power/sysfs.o
 drivers/base/power/qos-latency-tolerance-test.o drivers/acpi/x86/lpss.o
-lib/test_power_qos.o lib/tests/pci_ltr_kunit.o drivers/nvme/host/core.o
-drivers/mmc/host/sdhci-pci-core.o drivers/ufs/host/ufshcd-pci.o
-drivers/mfd/intel-lpss.o"
+lib/test_power_qos.o lib/tests/pci_ltr_kunit.o
+$(api_users_objs)"
 no_warnings() { ! grep -E 'warning:|error:' "$1"; }
 # W=1 and sparse (C=2 checks even up-to-date files) on those objects
 w1_sparse() {
