@@ -102,7 +102,7 @@ boot() {
 t0=$(date +%s)
 for k in upstream ours; do
 	boot $k traffic "$dir/$k/traffic.log" \
-		"-plugin $dir/mmio-count.so,base=0x1F000000,out=$dir/$k/mmio.txt"
+		"-plugin $dir/mmio-count.so,base=$(lpss_base),out=$dir/$k/mmio.txt"
 done
 r=1
 while [ "$r" -le "$rounds" ]; do

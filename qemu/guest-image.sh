@@ -7,7 +7,7 @@
 # debug: for the debug kernel: every guest/suites/*/ directory but the
 #        kselftest's (it takes five minutes under KASAN and lockdep, and its
 #        code paths are what guest/debug/* drive harder), plus every
-#        guest/debug/*/ directory (99-kmemleak runs last, lib has no run.sh)
+#        guest/debug/*/ directory (99-kmemleak runs last)
 # demo:  guest/demo/
 set -eu
 . "$(dirname "$0")/../lib/common.sh"

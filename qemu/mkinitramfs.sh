@@ -7,6 +7,7 @@
 # usr/gen_init_cpio (KERNEL_BUILD/usr/gen_init_cpio, else compiled from
 # KERNEL_SRC/usr/gen_init_cpio.c with the host cc), /bin/busybox from
 # busybox-static with a link for every applet, /init from guest/init,
+# /lib/guest.sh from guest/lib.sh (the helpers of every guest script),
 # /etc/kernel-reports from guest/kernel-reports (the patterns of a kernel
 # report, as qemu/judge-log.py reads them on the host), /etc/passwd
 # and /etc/group with root (0) and tester (1000), and each DIR
@@ -30,7 +31,9 @@ busybox=${BUSYBOX:-/bin/busybox}
 epoch=${SOURCE_DATE_EPOCH:-0}
 
 [ -x "$busybox" ] || { echo "$0: no busybox at $busybox" >&2; exit 1; }
-[ -f "$TOP/guest/init" ] || { echo "$0: no $TOP/guest/init" >&2; exit 1; }
+for f in init lib.sh; do
+	[ -f "$TOP/guest/$f" ] || { echo "$0: no $TOP/guest/$f" >&2; exit 1; }
+done
 [ -f "$TOP/guest/kernel-reports" ] ||
 	{ echo "$0: no $TOP/guest/kernel-reports" >&2; exit 1; }
 if file "$busybox" 2>/dev/null | grep -q 'dynamically linked'; then
@@ -62,7 +65,7 @@ printf '/bin/sh\n' >"$tmp/shells"
 
 list=$tmp/list
 {
-	for d in /bin /dev /etc /proc /sys /root /tests /home; do
+	for d in /bin /dev /etc /lib /proc /sys /root /tests /home; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "dir /tmp 1777 0 0"
@@ -82,6 +85,7 @@ list=$tmp/list
 			echo "slink /bin/$applet busybox 0777 0 0"
 		done
 	echo "file /init $TOP/guest/init 0755 0 0"
+	echo "file /lib/guest.sh $TOP/guest/lib.sh 0644 0 0"
 	echo "file /etc/kernel-reports $TOP/guest/kernel-reports 0644 0 0"
 	echo "file /etc/passwd $tmp/passwd 0644 0 0"
 	echo "file /etc/group $tmp/group 0644 0 0"

@@ -6,7 +6,8 @@
 # Boots BZIMAGE with INITRD under qemu-system-x86_64 (q35, TCG, 512 MiB
 # unless QEMU_MEM says otherwise, one CPU) with the LPSS SSDT
 # (qemu/lpss-ssdt.asl, compiled here), the memmap= reservation that backs
-# its MMIO page with RAM, and an NVMe disk.
+# its MMIO page with RAM, lpss_base= (the page's address, for the guest
+# scripts: /lib/guest.sh reads it) and an NVMe disk.
 # The serial console (and QEMU's own messages) go to LOG.  QEMU is killed
 # after TIMEOUT_SECONDS (default 300); the script then exits 124.
 # Otherwise it exits with QEMU's status (0 after poweroff or a panic).
@@ -20,7 +21,7 @@
 #                a TCG plugin: -plugin PATH.so,ARG=VALUE)
 #   QMP_SOCK     QMP unix socket path (default $CACHE/qemu/qmp.sock); a host
 #                script can read guest memory while the guest runs, e.g.
-#                qemu/qmp-read.py "$QMP_SOCK" 0x1F000810
+#                qemu/qmp-read.py "$QMP_SOCK" ADDR
 #   VERBOSE=1    also copy the console to stdout (and, if stdin is a
 #                terminal, keep it attached: use with QEMU_APPEND=rdinit_shell=1)
 set -eu
@@ -46,8 +47,7 @@ export QMP_SOCK
 mkdir -p "$qdir"
 
 # The one place the LPSS MMIO address is written is the SSDT source.
-base=$(sed -n 's/^#define[[:space:]]\{1,\}LPSS_MMIO_BASE[[:space:]]\{1,\}\(0x[0-9A-Fa-f]\{1,\}\).*/\1/p' "$asl")
-[ -n "$base" ] || { echo "$0: no LPSS_MMIO_BASE in $asl" >&2; exit 1; }
+base=$(lpss_base)
 
 # Compile the SSDT (iasl is chatty: show its output only on failure).
 aml=$qdir/lpss-ssdt.aml
@@ -64,7 +64,7 @@ if ! [ -f "$disk" ]; then
 	mv "$disk.tmp" "$disk"
 fi
 
-append="console=ttyS0 panic=-1 memmap=4K\$$base ${QEMU_APPEND:-}"
+append="console=ttyS0 panic=-1 memmap=4K\$$base lpss_base=$base ${QEMU_APPEND:-}"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -9,7 +9,9 @@
 # a page are cut to one page and still rejected, and valid writes work
 # afterwards.
 SUITE=power_qos_hostile
-. ../lib/common.sh
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
 
 # CLASS:INPUT, INPUT in printf %b notation: \0040 space, \0011 tab,
 # \0000 NUL, \n newline, \r CR.  @NAME inputs are made by mkbig below.

@@ -15,7 +15,9 @@
 # the debugfs listing shows every effective value applied, and nothing
 # leaked.  STRESS_SECONDS is read from the environment only.
 SUITE=power_qos_stress
-. ../lib/common.sh
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
 
 DURATION=${STRESS_SECONDS:-20}
 STOP=$TMP/stop

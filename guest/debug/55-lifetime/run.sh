@@ -14,7 +14,9 @@
 # when its last request goes; one whose driver was unbound first gets no
 # call (trace event power/dev_pm_qos_latency_tolerance).
 SUITE=power_qos_lifetime
-. ../lib/common.sh
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
 
 LOOPS=${LIFETIME_LOOPS:-30}
 BUS=/sys/bus/test_power_qos

@@ -10,7 +10,9 @@
 # fork), timed with /proc/uptime (10 ms resolution).  Then ia itself is removed while its callback sleeps: that
 # waits for the callback, and the callback's last value is the request's.
 SUITE=power_qos_isolation
-. ../lib/common.sh
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
 
 SLOW_MS=500
 LIMIT_MS=${ISOLATION_LIMIT_MS:-100}

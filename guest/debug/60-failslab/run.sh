@@ -14,7 +14,9 @@
 # ancestor request, expose, and registering a device with a callback.
 # Leaks are checked by the kmemleak test that runs last.
 SUITE=power_qos_failslab
-. ../lib/common.sh
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
 
 FS=/sys/kernel/debug/failslab
 MAXN=64

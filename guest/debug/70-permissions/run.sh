@@ -6,7 +6,9 @@
 # nor the device's effective value; the test module's control files are
 # closed to it too.  Root still writes afterwards.
 SUITE=power_qos_permissions
-. ../lib/common.sh
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
 
 WRITES="50 0 auto any 2147483646 junk"
 

@@ -8,7 +8,9 @@
 # patterns of /etc/kernel-reports: guest/kernel-reports, the list the host's
 # qemu/judge-log.py reads).
 SUITE=kmemleak
-. ../lib/common.sh
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
 
 KL=/sys/kernel/debug/kmemleak
 PATTERNS=/etc/kernel-reports

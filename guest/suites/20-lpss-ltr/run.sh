@@ -7,18 +7,10 @@
 # the host through the QEMU monitor (qemu/qmp-watch.py).  Then the
 # auto -> value -> any -> auto transitions, and register loss across a
 # suspend/resume cycle; foreign bits of the shared GENERAL register.
-LPSS=0x1F000000
-dev=/sys/bus/platform/devices/INT33C0:00
-attr=$dev/power/pm_qos_latency_tolerance_us
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
 GENERAL=0x08 SW_LTR=0x10 MODE_SW=4 REQ=0x8000
-n=0 fail=0
 
-result() {  # result STATUS DESC
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fail=$((fail + 1)); fi
-}
-reg() { devmem $((LPSS + 0x800 + $1)) 32; }
-setreg() { devmem $((LPSS + 0x800 + $1)) 32 "$2"; }
 hex() { printf '0x%04x' "$1"; }
 
 # The LTR field for a tolerance of $1 us, computed here from the LTR
@@ -50,14 +42,12 @@ rows="0 1 2 31 32 33 999 1000 1023 1024 1047 1048 2999 3000 32767 32768
 count=0
 for t in $rows; do count=$((count + 1)); done
 
-echo "KTAP version 1"
-echo "# Subtest: lpss_ltr"
-echo "1..$((count * 2 + 16))"
+ktap_begin lpss_ltr $((count * 2 + 16))
 echo "HOST-XP-PLAN 6"
 
 for t in $rows; do
 	want=$(expect "$t")
-	echo "$t" > "$attr"
+	echo "$t" > "$LPSS_ATTR"
 	sw=$(reg $SW_LTR) gen=$(reg $GENERAL)
 	# the no-snoop half (bits 31:16) is not the driver's: it stays 0
 	[ $((sw)) = "$want" ]
@@ -68,26 +58,26 @@ for t in $rows; do
 done
 
 # auto -> value -> any -> auto
-echo auto > "$attr"
+echo auto > "$LPSS_ATTR"
 before=$(reg $SW_LTR)
 [ $(($(reg $GENERAL) & MODE_SW)) = 0 ]; result $? "auto: GENERAL.SW clear"
 [ "$(reg $SW_LTR)" = "$before" ]; result $? "auto: SW_LTR left alone"
-echo 500 > "$attr"
+echo 500 > "$LPSS_ATTR"
 [ $(($(reg $SW_LTR) & 0xffff)) = "$(expect 500)" ] && [ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]
 result $? "auto -> 500: software mode, SW_LTR $(hex "$(expect 500)")"
-echo any > "$attr"
+echo any > "$LPSS_ATTR"
 sw=$(reg $SW_LTR)
 [ $((sw & REQ)) = 0 ] && [ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]
 result $? "500 -> any: software mode, requirement cleared ($(hex $((sw & 0xffff))))"
 host_xp $SW_LTR $((sw & 0xffff)) "any"
-echo auto > "$attr"
+echo auto > "$LPSS_ATTR"
 [ $(($(reg $GENERAL) & MODE_SW)) = 0 ] && [ "$(reg $SW_LTR)" = "$sw" ]
 result $? "any -> auto: GENERAL.SW clear, SW_LTR left alone"
-echo 700 > "$attr"
-echo 700 > "$attr"
+echo 700 > "$LPSS_ATTR"
+echo 700 > "$LPSS_ATTR"
 [ $(($(reg $SW_LTR) & 0xffff)) = "$(expect 700)" ]; result $? "same value twice: SW_LTR $(hex "$(expect 700)")"
 
-echo 900 > "$attr"
+echo 900 > "$LPSS_ATTR"
 
 # Register loss: wipe the registers behind the driver's back, then a
 # suspend/resume cycle must program them again.
@@ -110,7 +100,7 @@ result $? "after resume: SW_LTR $(hex $(($(reg $SW_LTR) & 0xffff))) == $(hex "$w
 [ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]; result $? "after resume: GENERAL.SW set"
 
 # auto across a resume leaves the hardware alone
-echo auto > "$attr"
+echo auto > "$LPSS_ATTR"
 setreg $SW_LTR 0x00001234
 if [ -w /sys/power/pm_test ]; then
 	echo platform > /sys/power/pm_test
@@ -127,7 +117,7 @@ result $? "auto: resume does not touch SW_LTR or the mode"
 FOREIGN=$(((1 << 24) | (1 << 16)))
 setreg $GENERAL $(($(reg $GENERAL) | FOREIGN))
 for v in 500 any auto 600 700; do
-	echo $v > "$attr"
+	echo $v > "$LPSS_ATTR"
 	gen=$(reg $GENERAL) mode=$MODE_SW
 	[ $v = auto ] && mode=0
 	[ $((gen & FOREIGN)) = $FOREIGN ] && [ $((gen & MODE_SW)) = $mode ]
@@ -141,7 +131,7 @@ fi
 gen=$(reg $GENERAL)
 [ $((gen & FOREIGN)) = $FOREIGN ] && [ $((gen & MODE_SW)) = $MODE_SW ]
 result $? "foreign GENERAL bits kept across suspend/resume ($(printf '0x%08x' "$gen"))"
-echo auto > "$attr"
+echo auto > "$LPSS_ATTR"
 setreg $GENERAL $(($(reg $GENERAL) & ~FOREIGN))
 
-echo "# lpss_ltr: pass:$((n - fail)) fail:$fail"
+ktap_end lpss_ltr

@@ -1,18 +1,50 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh
-# Helpers for the debug-kernel guest tests (guest/debug/*/run.sh), sourced
-# from their directory: KTAP output, writes that report errno, the
-# test_power_qos targets (lib/test_power_qos.c in the kernel tree).
-# POSIX sh for busybox.
+# shellcheck shell=sh disable=SC2034 # the constants are for the guest scripts
+# The helpers of every guest script (/init, guest/suites, guest/debug,
+# guest/demo, bench/guest), installed as /lib/guest.sh by
+# qemu/mkinitramfs.sh and sourced from there: the kernel command line, the
+# emulated LPSS device's registers, KTAP output, writes that report errno,
+# the test_power_qos targets (lib/test_power_qos.c in the kernel tree).
+# Sourcing it only sets constants and defines functions.  POSIX sh for
+# busybox.
+# (The kernel's own selftest, tools/testing/selftests/power_qos, keeps its
+# helpers to itself: it runs from a copy of its directory alone.)
 
-CTL=/sys/devices/test_power_qos
+# cmdline_arg NAME: the value of NAME=... on the kernel command line;
+# false (and nothing printed) if it has none
+cmdline_arg() {
+	read -r ca_line </proc/cmdline || return 1
+	for ca_arg in $ca_line; do
+		case $ca_arg in "$1"=*) printf '%s\n' "${ca_arg#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+# The emulated Intel LPSS device (ACPI INT33C0, qemu/lpss-ssdt.asl): its
+# MMIO base is on the kernel command line (lpss_base=, qemu/run-qemu.sh
+# reads it from the SSDT's #define, the one place it is written); its
+# private registers are at LPSS + 0x800 (GENERAL 0x08, SW_LTR 0x10,
+# AUTO_LTR 0x14 from there).
+LPSS=$(cmdline_arg lpss_base) || LPSS=
+LPSS_DEV=/sys/bus/platform/devices/INT33C0:00
 ATTR=power/pm_qos_latency_tolerance_us
-# PM_QOS_LATENCY_ANY, passed to the callback for "any"
-# shellcheck disable=SC2034 # used by the tests
+LPSS_ATTR=$LPSS_DEV/$ATTR
+# reg OFFSET: the private register at OFFSET, read through /dev/mem;
+# setreg OFFSET VALUE writes it
+reg() {
+	[ -n "$LPSS" ] || { echo "no-lpss_base-on-the-kernel-command-line"; return 1; }
+	devmem $((LPSS + 0x800 + $1)) 32
+}
+setreg() {
+	[ -n "$LPSS" ] || return 1
+	devmem $((LPSS + 0x800 + $1)) 32 "$2"
+}
+
+# The test module's control directory, the debugfs listing of the latency
+# tolerance requests, PM_QOS_LATENCY_ANY (passed to the callback for "any")
+CTL=/sys/devices/test_power_qos
+LISTING=/sys/kernel/debug/pm_qos/latency_tolerance
 ANY=2147483647
-TMP=$(mktemp -d /tmp/debugtest.XXXXXX)
-ERR=$TMP/err
-IN=$TMP/in
 KTAP_N=0
 KTAP_FAIL=0
 TARGETS=
@@ -25,6 +57,9 @@ ktap_begin() {
 	echo "# Subtest: $1"
 	echo "1..$2"
 }
+
+# ktap_end NAME: the counts line of a document
+ktap_end() { echo "# $1: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"; }
 
 # result STATUS DESC: STATUS 0 is ok
 result() {
@@ -175,14 +210,18 @@ end_suite() {
 	rm_all || es_ok=1
 	check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || es_ok=1
 	result $es_ok "targets removed, no leaked requests"
-	echo "# $SUITE: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"
+	ktap_end "$SUITE"
 	finish
 }
 
-[ -d "$CTL" ] || {
-	echo "KTAP version 1"
-	echo "# Subtest: ${SUITE:-debug}"
-	echo "1..1"
+# use_test_module: for the suites that drive test_power_qos (SUITE set):
+# temporary files (TMP, ERR, IN), or a failing document and exit if the
+# module is missing
+use_test_module() {
+	TMP=$(mktemp -d /tmp/guesttest.XXXXXX)
+	ERR=$TMP/err IN=$TMP/in
+	[ -d "$CTL" ] && return 0
+	ktap_begin "${SUITE:-debug}" 1
 	echo "not ok 1 $CTL missing (CONFIG_TEST_POWER_QOS)"
 	exit 1
 }
