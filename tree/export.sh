@@ -3,7 +3,8 @@
 # Write the kernel tree's branch (base..lt) back to patches/ as
 # git format-patch files, a cover letter and the series file.
 #   export.sh [OUTDIR]    (default: patches/)
-# Exporting the same commits twice gives the same bytes.
+# Exporting the same commits twice gives the same bytes.  It only exports:
+# whether the tree is patches/ is tree/mktree.sh's to say (and remember).
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -45,7 +46,4 @@ cp "$tmp"/*.patch "$out"/
 		case ${f##*/} in 0000-*) ;; *) echo "${f##*/}" ;; esac
 	done
 } > "$out/series"
-if [ "$out" = "$TOP/patches" ]; then
-	echo "$(series_id) $(git -C "$TREE" rev-parse lt)" > "$TREE/.git/pmqos-applied"
-fi
 msg "exported $(grep -vc '^#' "$out/series") patches to $out"

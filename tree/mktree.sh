@@ -72,19 +72,69 @@ implement it again."
 		git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
 }
 
+# The tree's state is mktree.sh's alone: .git/pmqos-base names the base
+# the tree was made from, .git/pmqos-applied "SERIES_ID COMMIT" the last
+# commit known to be exactly patches/ (SERIES_ID: lib/common.sh's
+# series_id of that patches/).  Nothing else writes or reads them.
 applied() { cat "$TREE/.git/pmqos-applied" 2>/dev/null || true; }
+# exports_as_patches: exporting base..lt (tree/export.sh) gives patches/
+# byte for byte
+exports_as_patches() {
+	[ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse base)" ] || return 1
+	eap=$(mktemp -d)
+	if "$TOP/tree/export.sh" "$eap" 2>/dev/null &&
+		diff -r -x cover.txt "$eap" "$TOP/patches" >/dev/null 2>&1; then
+		rm -rf "$eap"
+		return 0
+	fi
+	rm -rf "$eap"
+	return 1
+}
+# builds_on_patches: the first commits of base..HEAD have the diffs of
+# patches/, in order (git patch-id): whatever follows is work of its own
+builds_on_patches() {
+	bop_want=$(cd "$TOP/patches" && series_list | while read -r p; do
+		git patch-id --stable <"$p" | cut -d' ' -f1; done)
+	bop_have=$(git -C "$TREE" rev-list --reverse base..HEAD |
+		head -n "$(series_list | wc -l)" | while read -r c; do
+		git -C "$TREE" show "$c" | git patch-id --stable | cut -d' ' -f1; done)
+	[ -n "$bop_want" ] && [ "$bop_want" = "$bop_have" ]
+}
+# commit_state: what the tree's commits are, against patches/
+#   matches   they are patches/ (remembered in .git/pmqos-applied)
+#   stale     patches/ changed and the tree has nothing of its own: apply it
+#   ahead     commits not in patches/ yet (make export): made on the
+#             patches/ of the last apply, or on top of those of patches/ now
+#   diverged  such commits on other patches than those of patches/
+commit_state() {
+	cs_head=$(git -C "$TREE" rev-parse HEAD)
+	if [ "$(applied)" = "$series_id $cs_head" ]; then
+		echo matches
+	elif exports_as_patches; then
+		echo "$series_id $cs_head" >"$TREE/.git/pmqos-applied"
+		echo matches
+	elif [ -z "$(applied)" ] || [ "$(applied | cut -d' ' -f2)" = "$cs_head" ]; then
+		echo stale
+	elif [ "$(applied | cut -d' ' -f1)" = "$series_id" ] || builds_on_patches; then
+		echo ahead
+	else
+		echo diverged
+	fi
+}
 
+# fresh: no tree yet, or one made from another base (whose commits must
+# all have been exported, unless FORCE=1)
 if [ "$(cat "$TREE/.git/pmqos-base" 2>/dev/null)" != "$base_id" ]; then
 	if [ -d "$TREE/.git" ] && [ "${FORCE:-0}" != 1 ] &&
-		[ "$(cut -d' ' -f2 "$TREE/.git/pmqos-applied" 2>/dev/null)" != \
-			"$(git -C "$TREE" rev-parse HEAD)" ]; then
+		[ "$(applied | cut -d' ' -f2)" != "$(git -C "$TREE" rev-parse HEAD)" ] &&
+		! exports_as_patches; then
 		die "the base changed but $TREE has unexported commits; 'make export' or FORCE=1"
 	fi
 	make_base
 fi
 
-# Uncommitted changes to tracked files: kept (the builds use them) unless
-# STRICT=1, which wants the tree to be exactly patches/.
+# dirty: uncommitted changes to tracked files: kept (the builds use them)
+# unless STRICT=1, which wants the tree to be exactly patches/.
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 if [ -n "$dirty" ]; then
 	if [ "${FORCE:-0}" = 1 ]; then
@@ -98,35 +148,27 @@ if [ -n "$dirty" ]; then
 	fi
 fi
 
-head=$(git -C "$TREE" rev-parse HEAD)
-if [ "$(applied)" = "$series_id $head" ]; then
-	msg "tree is up to date: $TREE"
-	exit 0
-fi
-# A branch whose export equals patches/ is what patches/ would give.
-if [ "$(applied)" != "$series_id $head" ] && [ "$head" != "$(git -C "$TREE" rev-parse base)" ]; then
-	t=$(mktemp -d)
-	if "$TOP/tree/export.sh" "$t" 2>/dev/null &&
-		diff -r -x cover.txt "$t" "$TOP/patches" >/dev/null 2>&1; then
-		echo "$series_id $head" > "$TREE/.git/pmqos-applied"
-		rm -rf "$t"
-		msg "tree matches patches/: $TREE"
-		exit 0
-	fi
-	rm -rf "$t"
-fi
-if [ -n "$(applied)" ] && [ "$(applied | cut -d' ' -f2)" != "$head" ] &&
-	[ "${FORCE:-0}" != 1 ]; then
-	if [ "$(applied | cut -d' ' -f1)" = "$series_id" ] && [ "${STRICT:-0}" != 1 ]; then
+state=$(commit_state)
+case $state in
+matches)
+	msg "tree matches patches/: $TREE"
+	exit 0 ;;
+ahead)
+	if [ "${FORCE:-0}" != 1 ]; then
+		[ "${STRICT:-0}" != 1 ] ||
+			die "$TREE has commits not in patches/; 'make export' or FORCE=1"
 		msg "tree has commits not in patches/ yet (make export): using it as is"
 		exit 0
-	fi
-	die "$TREE has commits not in patches/; 'make export' or FORCE=1"
-fi
+	fi ;;
+diverged)
+	[ "${FORCE:-0}" = 1 ] ||
+		die "$TREE has commits not in patches/, on other patches than patches/; 'make export' or FORCE=1" ;;
+esac
 if [ -n "$dirty" ]; then
 	die "$TREE has uncommitted changes; commit and 'make export', or FORCE=1"
 fi
 
+# stale (or FORCE=1): base + patches/ with git am
 git -C "$TREE" am --abort >/dev/null 2>&1 || true
 git -C "$TREE" checkout -q -B lt base
 git -C "$TREE" reset -q --hard base
