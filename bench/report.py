@@ -582,5 +582,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except BenchError as e:
-        print(f"bench-report: {e}", file=sys.stderr)
+        print(f"bench/report.py: {e}", file=sys.stderr)
         sys.exit(1)

@@ -68,11 +68,17 @@ counted() {
 	[ "$rc" = 0 ]
 }
 
-# Every shell script of the repository: tracked files that start with
-# #!/bin/sh or say "shellcheck shell=sh" (sourced libraries), but the
-# fixtures (logs and stand-ins, not our code).
+# The repository's own files (git's list; every file outside a checkout),
+# but the series and the harness's fixtures (logs and stand-ins)
+own_files() {
+	{ git -C "$TOP" ls-files 2>/dev/null ||
+		(cd "$TOP" && find . -path ./.git -prune -o -path ./out -prune -o -type f -print |
+			sed 's#^\./##'); } | grep -v -e '^patches/' -e '^tests/harness/fixtures/'
+}
+# Every shell script: the files that start with #!/bin/sh or say
+# "shellcheck shell=sh" (sourced libraries)
 shell_scripts() {
-	git -C "$TOP" ls-files | grep -v -e '^patches/' -e '^tests/harness/fixtures/' |
+	own_files |
 		while read -r f; do
 			{ head -n 1 "$TOP/$f" | grep -q '^#!/bin/sh' ||
 				grep -q '^# shellcheck shell=sh' "$TOP/$f"; } && echo "$f"
@@ -85,7 +91,7 @@ shellcheck_all() {
 	# shellcheck disable=SC2086 # paths without spaces
 	(cd "$TOP" && shellcheck $files)
 }
-python_files() { git -C "$TOP" ls-files '*.py' | grep -v '^tests/harness/fixtures/' | sed "s#^#$TOP/#"; }
+python_files() { own_files | grep '\.py$' | sed "s#^#$TOP/#"; }
 # Debian's python3 (with ply and git) for checkpatch's SPDX check
 checkpatch() { (cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$1"); }
 # Export again, with git set to abbreviate blob ids differently (as a tree
@@ -105,7 +111,6 @@ $(api_users_objs)"
 no_warnings() { ! grep -E 'warning:|error:' "$1"; }
 # W=1 and sparse (C=2 checks even up-to-date files) on those objects
 w1_sparse() {
-	# shellcheck disable=SC2086 # OBJS is a list
 	EXTRA_MAKE="W=1 C=2" TARGETS="$OBJS" "$TOP/kernel/build-kernel.sh" test 2>&1 |
 		tee "$logs/w1-sparse.out"
 	no_warnings "$logs/w1-sparse.out"
