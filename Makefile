@@ -1,41 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0
 # The front door.  `make help` lists the targets; README.md explains them.
 
-CACHE ?= $(HOME)/.cache/pmqos-lt
-OUT ?= $(CURDIR)/out
-export CACHE OUT
-
-TREE := $(CACHE)/linux
-BZIMAGE := $(CACHE)/build/test/arch/x86/boot/bzImage
+# The paths are written once, in lib/common.sh: make CACHE=... OUT=...
+# override them (make passes both to the scripts); $(call where,X) asks.
+where = $(shell CACHE='$(CACHE)' OUT='$(OUT)' lib/where.sh $(1))
 
 .PHONY: help deps tree export kernel base-kernel demo demo-intro check debug-check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
 	@echo "make check        run every test; last line: N passed, M failed"
-	@echo "make tree         kernel tree at $(TREE): base + patches/ (git am)"
+	@echo "make tree         kernel tree at $(call where,TREE): base + patches/ (git am)"
 	@echo "make export       write the tree's commits back to patches/"
-	@echo "make kernel       build the test kernel ($(BZIMAGE))"
+	@echo "make kernel       build the test kernel ($(call where,bzimage test))"
 	@echo "make base-kernel  build the base alone (no series)"
-	@echo "make debug-check  build the debug kernel, run tests/debug/* under it"
-	@echo "make bench        ours against upstream 6.12, one table ($(OUT)/bench/; QUICK=1: minutes)"
-	@echo "make dist         one patch for a pristine linux-source-6.12 ($(OUT)/)"
-	@echo "make clean        remove $(OUT) (the cache $(CACHE) stays)"
+	@echo "make debug-check  build the debug kernel, run guest/debug/* under it"
+	@echo "make bench        ours against upstream 6.12, one table ($(call where,OUT)/bench/; QUICK=1: minutes)"
+	@echo "make dist         one patch for a pristine linux-source-6.12 ($(call where,OUT)/)"
+	@echo "make clean        remove $(call where,OUT) (the cache $(call where,CACHE) stays)"
 
 deps:
 	@scripts/deps.sh
 
 tree: deps
-	@scripts/mktree.sh
+	@tree/mktree.sh
 
 export:
-	@scripts/export.sh
+	@tree/export.sh
 
 kernel: tree
-	@scripts/build-kernel.sh test $(TREE) configs/test.config
+	@kernel/build-kernel.sh test
 
 base-kernel: tree
-	@scripts/build-kernel.sh base $(CACHE)/linux-base configs/test.config configs/base.config
+	@kernel/build-kernel.sh base
 
 # Said first: a cold make demo is quiet for nothing, but long.
 demo: demo-intro kernel
@@ -48,15 +45,15 @@ check: deps
 	@scripts/check.sh
 
 debug-check: tree
-	@scripts/build-kernel.sh debug $(TREE) configs/test.config configs/debug.config
-	@scripts/guest-image.sh debug $(OUT)/initramfs-debug.cpio.gz
-	@scripts/debug-check.sh $(OUT)/initramfs-debug.cpio.gz
+	@kernel/build-kernel.sh debug
+	@qemu/guest-image.sh debug
+	@qemu/run-suites.sh debug
 
 bench: tree
-	@QUICK=$(QUICK) scripts/bench.sh
+	@QUICK=$(QUICK) bench/bench.sh
 
 dist: tree
-	@scripts/dist.sh $(OUT)/pmqos-lt-linux-6.12.patch
+	@tree/dist.sh
 
 clean:
-	rm -rf $(OUT)
+	rm -rf $(call where,OUT)

@@ -9,7 +9,10 @@
  * the boot that measures register traffic: a callback on every memory access
  * slows TCG down several times.
  *
- *   qemu-system-x86_64 ... -plugin mmio-count.so,base=0x1F000000,out=FILE
+ *   qemu-system-x86_64 ... -plugin mmio-count.so,base=ADDR,out=FILE
+ *
+ * ADDR is the page's guest physical address, the LPSS_MMIO_BASE of
+ * qemu/lpss-ssdt.asl (bench/bench.sh reads it there).
  *
  * Counting windows are opened and closed by the guest with user-space reads
  * (busybox devmem) of two marker words in the same page, which the driver
@@ -79,7 +82,7 @@ PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 #define MARK_CLOSE	0xF04
 #define KERNEL_HALF	0x8000000000000000ULL
 
-static uint64_t base = 0x1F000000;
+static uint64_t base;		/* base=, required */
 static FILE *out;
 static bool in_window;
 static unsigned long window;
@@ -177,8 +180,8 @@ PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			return 1;
 		}
 	}
-	if (!file) {
-		fprintf(stderr, "mmio-count: out=FILE is needed\n");
+	if (!file || !base) {
+		fprintf(stderr, "mmio-count: base=ADDR and out=FILE are needed\n");
 		return 1;
 	}
 	out = fopen(file, "w");

@@ -3,12 +3,11 @@
 # Every test the project has, in order; each step's output goes to
 # out/check/<step>.log.  The last line is "N passed, M failed".
 # Long steps say what they do and how long they usually take, and show
-# their progress (scripts/progress.py) on check's own output: fd 8 in the
+# their progress (lib/progress.py) on check's own output: fd 8 in the
 # step, PROGRESS_FD=8 (not fd 3 or 4: make's jobserver may be there).
 set -u
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
-OUT=${OUT:-$TOP/out}
 logs=$OUT/check
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -23,12 +22,12 @@ logged() {
 # showing the time it has taken so far and its messages (with progress.py)
 ticking() {
 	ticking_label=$1 ticking_about=$2; shift 2
-	python3 "$TOP/scripts/progress.py" --label "$ticking_label" \
+	python3 "$TOP/lib/progress.py" --label "$ticking_label" \
 		--about "$ticking_about" --echo -- "$@"
 }
 # commits CMD...: CMD (each-patch-builds.sh), counting its commits
 commits() {
-	python3 "$TOP/scripts/progress.py" --label "building each commit" \
+	python3 "$TOP/lib/progress.py" --label "building each commit" \
 		--about "(W=1, the files it touches and the API users: about 3 min)" \
 		--unit commits --count '^(ok|not ok) ' --total "$(series_list | wc -l)" -- "$@"
 }
@@ -69,38 +68,51 @@ counted() {
 	[ "$rc" = 0 ]
 }
 
-shellcheck_all() {
-	cd "$TOP" && shellcheck scripts/*.sh tests/*/run.sh tests/guest/*/run.sh bench/guest/run.sh \
-		tests/demo/run.sh tests/debug/*/run.sh tests/debug/lib/*.sh qemu/init .ci/run \
-		tests/harness/fake-kbuild/make
+# The repository's own files (git's list; every file outside a checkout),
+# but the series and the harness's fixtures (logs and stand-ins)
+own_files() {
+	{ git -C "$TOP" ls-files 2>/dev/null ||
+		(cd "$TOP" && find . -path ./.git -prune -o -path ./out -prune -o -type f -print |
+			sed 's#^\./##'); } | grep -v -e '^patches/' -e '^tests/harness/fixtures/'
 }
+# Every shell script: the files that start with #!/bin/sh or say
+# "shellcheck shell=sh" (sourced libraries)
+shell_scripts() {
+	own_files |
+		while read -r f; do
+			{ head -n 1 "$TOP/$f" | grep -q '^#!/bin/sh' ||
+				grep -q '^# shellcheck shell=sh' "$TOP/$f"; } && echo "$f"
+		done
+}
+shellcheck_all() {
+	files=$(shell_scripts)
+	[ -n "$files" ] || { echo "no shell scripts found"; return 1; }
+	echo "$files"
+	# shellcheck disable=SC2086 # paths without spaces
+	(cd "$TOP" && shellcheck $files)
+}
+python_files() { own_files | grep '\.py$' | sed "s#^#$TOP/#"; }
 # Debian's python3 (with ply and git) for checkpatch's SPDX check
 checkpatch() { (cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$1"); }
 # Export again, with git set to abbreviate blob ids differently (as a tree
 # with another history would): the bytes must be those of patches/.
 export_twice() {
 	d=$(mktemp -d) && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.abbrev \
-		GIT_CONFIG_VALUE_0=7 "$TOP/scripts/export.sh" "$d" &&
+		GIT_CONFIG_VALUE_0=7 "$TOP/tree/export.sh" "$d" &&
 		diff -r -x cover.txt "$d" "$TOP/patches" && rm -rf "$d"
 }
-guest() {
-	"$TOP/scripts/guest-check.sh" "$BUILD/test/arch/x86/boot/bzImage" \
-		"$OUT/initramfs-check.cpio.gz" "$OUT/guest.log" 900 \
-		kunit lpss power_qos lpss_ltr lpss_host
-}
 
-# The files the series touches, as objects, and the in-tree users of the API
+# The files the series touches, as objects, and the in-tree users of the
+# API (configs/api-users)
 OBJS="drivers/base/power/qos.o drivers/base/power/sysfs.o
 drivers/base/power/qos-latency-tolerance-test.o drivers/acpi/x86/lpss.o
-lib/test_power_qos.o lib/tests/pci_ltr_kunit.o drivers/nvme/host/core.o
-drivers/mmc/host/sdhci-pci-core.o drivers/ufs/host/ufshcd-pci.o
-drivers/mfd/intel-lpss.o"
+lib/test_power_qos.o lib/tests/pci_ltr_kunit.o
+$(api_users_objs)"
 no_warnings() { ! grep -E 'warning:|error:' "$1"; }
 # W=1 and sparse (C=2 checks even up-to-date files) on those objects
 w1_sparse() {
-	# shellcheck disable=SC2086 # OBJS is a list
-	EXTRA_MAKE="W=1 C=2" TARGETS="$OBJS" "$TOP/scripts/build-kernel.sh" \
-		test "$TREE" "$TOP/configs/test.config" 2>&1 | tee "$logs/w1-sparse.out"
+	EXTRA_MAKE="W=1 C=2" TARGETS="$OBJS" "$TOP/kernel/build-kernel.sh" test 2>&1 |
+		tee "$logs/w1-sparse.out"
 	no_warnings "$logs/w1-sparse.out"
 }
 
@@ -109,39 +121,38 @@ echo "check: from nothing about 30 min on 2 cores (three kernel builds, two gues
 # Host-side tests of the tooling itself
 counted harness sh "$TOP/tests/harness/run.sh"
 step shellcheck shellcheck_all
-step python-compile python3 -m py_compile "$TOP"/base/strip.py "$TOP"/scripts/*.py
-pristine=$("$TOP/scripts/get-source.sh") || stop=1
+# shellcheck disable=SC2046 # paths without spaces
+step python-compile python3 -m py_compile $(python_files)
+pristine=$("$TOP/tree/get-source.sh") || stop=1
 counted base-strip sh "$TOP/tests/base/run.sh" "$pristine"
 
 # The series
 step series-applies ticking "making the kernel tree" \
 	"(base + patches/: about 2 min the first time, seconds after)" \
-	env STRICT=1 "$TOP/scripts/mktree.sh" || stop=1
+	env STRICT=1 "$TOP/tree/mktree.sh" || stop=1
 for p in $(series_list); do
 	step "checkpatch-${p%%-*}" checkpatch "$TOP/patches/$p"
 done
 step export-reproducible export_twice
 
 # Kernels: the base alone, then base + series with the in-tree users
-step build-base "$TOP/scripts/build-kernel.sh" base "$BASE_TREE" \
-	"$TOP/configs/test.config" "$TOP/configs/base.config"
-step build-test "$TOP/scripts/build-kernel.sh" test "$TREE" "$TOP/configs/test.config" || stop=1
+step build-base "$TOP/kernel/build-kernel.sh" base
+step build-test "$TOP/kernel/build-kernel.sh" test || stop=1
 step build-test-no-warnings no_warnings "$logs/build-test.log"
-counted each-patch-builds commits "$TOP/scripts/each-patch-builds.sh"
+counted each-patch-builds commits "$TOP/kernel/each-patch-builds.sh"
 step w1-sparse w1_sparse
 
 # In QEMU
-step initramfs "$TOP/scripts/guest-image.sh" check "$OUT/initramfs-check.cpio.gz" || stop=1
-counted guest guest
+step initramfs "$TOP/qemu/guest-image.sh" test || stop=1
+counted guest "$TOP/qemu/run-suites.sh" test
 
 # The debug kernel (configs/debug.config: KASAN, lockdep, kmemleak,
-# failslab) with tests/debug/*: hostile input, stress, allocation failure
-step build-debug "$TOP/scripts/build-kernel.sh" debug "$TREE" \
-	"$TOP/configs/test.config" "$TOP/configs/debug.config" &&
-	step initramfs-debug "$TOP/scripts/guest-image.sh" debug "$OUT/initramfs-debug.cpio.gz" &&
-	counted debug-guest "$TOP/scripts/debug-check.sh" "$OUT/initramfs-debug.cpio.gz"
+# failslab) with guest/debug/*: hostile input, stress, allocation failure
+step build-debug "$TOP/kernel/build-kernel.sh" debug &&
+	step initramfs-debug "$TOP/qemu/guest-image.sh" debug &&
+	counted debug-guest "$TOP/qemu/run-suites.sh" debug
 
-step dist "$TOP/scripts/dist.sh" "$OUT/pmqos-lt-linux-6.12.patch"
+step dist "$TOP/tree/dist.sh"
 
 echo
 if [ "$skipped" -gt 0 ]; then

@@ -2,14 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel with the demo initramfs and print the transcript.
 set -eu
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
-OUT=${OUT:-$TOP/out}
-"$TOP/scripts/guest-image.sh" demo "$OUT/initramfs-demo.cpio.gz"
+"$TOP/qemu/guest-image.sh" demo
 QEMU_APPEND="loglevel=1 ${QEMU_APPEND:-}" \
-	python3 "$TOP/scripts/progress.py" --label "running the demo in QEMU" \
+	python3 "$TOP/lib/progress.py" --label "running the demo in QEMU" \
 	--about "(usually about 40 s under TCG)" -- \
-	"$TOP/scripts/run-qemu.sh" "$BUILD/test/arch/x86/boot/bzImage" \
+	"$TOP/qemu/run-qemu.sh" "$(bzimage test)" \
 	"$OUT/initramfs-demo.cpio.gz" "$OUT/demo.log" 300 ||
 	die "QEMU failed; the console log is $OUT/demo.log"
 # The console log has CRLF line ends and the firmware's terminal escapes.

@@ -19,10 +19,10 @@ done
 echo "deps: installing with apt (about a minute on a new machine):$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # apt's own lines are shown only when they are errors or warnings;
-# scripts/progress.py shows the time so far and the packages set up.
+# lib/progress.py shows the time so far and the packages set up.
 apt_step() {
 	label=$1; shift
-	python3 "$(dirname "$0")/progress.py" --label "deps: $label" \
+	python3 "$(dirname "$0")/../lib/progress.py" --label "deps: $label" \
 		--quiet '^(?![EW]: )' "$@" >&2
 }
 apt_step "updating the package lists" -- apt-get update -q

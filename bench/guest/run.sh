@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # make bench, in the guest (run by /init as /tests/bench/run.sh), on either
-# kernel.  scripts/bench.sh puts beside it: params (sourced, see below),
+# kernel.  bench/bench.sh puts beside it: params (sourced, see below),
 # pmqos_bench.ko built for this kernel, the static sysfs-write-bench.
 # The kernel command line picks what to do:
 #   bench_mode=timing   user path (sysfs-write-bench) and kernel path
@@ -13,10 +13,9 @@
 #                       done between two marker reads that open and close
 #                       one of the plugin's counting windows
 # Every result is a line starting with "BENCH ", parsed on the host by
-# scripts/bench-report.py.
-LPSS=0x1F000000
-dev=/sys/bus/platform/devices/INT33C0:00
-attr=$dev/power/pm_qos_latency_tolerance_us
+# bench/report.py.
+# shellcheck source=../../guest/lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
 MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 
 # params: BENCH_COUNTS (request counts for the module), BENCH_ITERS (timed
@@ -24,30 +23,24 @@ MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 # measurement), BENCH_REPS (measurements of each kind), BENCH_SLOW_MS
 # (how long the slow callback of the isolation workload sleeps, default 500),
 # BENCH_SWEEP (the tolerances of the fidelity sweep, us, ascending)
-# shellcheck source=/dev/null # written by scripts/bench.sh
+# shellcheck source=/dev/null # written by bench/bench.sh
 . ./params
 
-reg() { devmem $((LPSS + 0x800 + $1)) 32; }
+# mark OFFSET: read LPSS + OFFSET, a window marker of the mmio-count plugin
 mark() { devmem $((LPSS + $1)) 32 >/dev/null; }
 
-mode=
-read -r cmdline </proc/cmdline
-for arg in $cmdline; do
-	case "$arg" in
-	bench_mode=*) mode=${arg#bench_mode=} ;;
-	esac
-done
+mode=$(cmdline_arg bench_mode) || mode=
 
 echo "BENCH kernel $(uname -r)"
-if [ ! -f "$attr" ]; then
-	echo "BENCH error $attr is missing"
+if [ ! -f "$LPSS_ATTR" ]; then
+	echo "BENCH error $LPSS_ATTR is missing"
 	exit 1
 fi
 
 # traffic LABEL VALUE: write VALUE inside a counting window
 traffic() {
 	mark $MARK_OPEN
-	if echo "$2" >"$attr" 2>/dev/null; then rc=0; else rc=1; fi
+	if echo "$2" >"$LPSS_ATTR" 2>/dev/null; then rc=0; else rc=1; fi
 	mark $MARK_CLOSE
 	echo "BENCH window $window $1 value=$2 rc=$rc"
 	window=$((window + 1))
@@ -58,13 +51,13 @@ timing)
 	for m in alternate same; do
 		rep=0
 		while [ $rep -lt "$BENCH_REPS" ]; do
-			out=$(./sysfs-write-bench "$attr" "$BENCH_WRITES" $m 10 20) ||
+			out=$(./sysfs-write-bench "$LPSS_ATTR" "$BENCH_WRITES" $m 10 20) ||
 				echo "BENCH error sysfs-write-bench $m failed"
 			echo "BENCH $out rep=$rep"
 			rep=$((rep + 1))
 		done
 	done
-	echo auto >"$attr"
+	echo auto >"$LPSS_ATTR"
 	dmesg -c >/dev/null
 	if insmod ./pmqos_bench.ko counts="$BENCH_COUNTS" iters="$BENCH_ITERS" \
 		reps="$BENCH_REPS" isolation=1 slow_ms="${BENCH_SLOW_MS:-500}"; then

@@ -3,26 +3,26 @@
 #
 # Usage: tests/harness/run.sh
 #
-# Host-only self-test of scripts/ktap-check.py against the logs in
+# Host-only self-test of qemu/judge-log.py against the logs in
 # tests/harness/fixtures/: the good log must pass, each bad one must fail
-# with the expected reason; of scripts/qmp-watch.py, run on fixture
+# with the expected reason; of qemu/qmp-watch.py, run on fixture
 # console logs against tests/harness/fake-qmp.py (a stand-in QMP socket);
-# and of scripts/progress.py and scripts/build-kernel.sh's use of it, on
+# and of lib/progress.py and kernel/build-kernel.sh's use of it, on
 # the output of tests/harness/fake-kbuild/make (a stand-in for kbuild).
 # Prints KTAP and a final "N passed, M failed"; exits non-zero on any
 # failure.  Not a guest test: do not pack it.
 # Env: KTAP_CHECK, QMP_WATCH and PROGRESS, the scripts to test (default
-# scripts/ktap-check.py, scripts/qmp-watch.py and scripts/progress.py; e.g.
+# qemu/judge-log.py, qemu/qmp-watch.py and lib/progress.py; e.g.
 # older ones from git show, to see the tests fail with them).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 # check.sh runs this with PROGRESS_FD set: the progress cases set their own.
 unset PROGRESS_FD
-check=${KTAP_CHECK:-$here/../../scripts/ktap-check.py}
-watch=${QMP_WATCH:-$here/../../scripts/qmp-watch.py}
-progress=${PROGRESS:-$here/../../scripts/progress.py}
-build=$here/../../scripts/build-kernel.sh
+check=${KTAP_CHECK:-$here/../../qemu/judge-log.py}
+watch=${QMP_WATCH:-$here/../../qemu/qmp-watch.py}
+progress=${PROGRESS:-$here/../../lib/progress.py}
+build=$here/../../kernel/build-kernel.sh
 fix=$here/fixtures
 tmp=$(mktemp -d)
 out=$tmp/out
@@ -107,7 +107,7 @@ expect 1 '^FAIL harness: kunit: subtest ltr_encode did not finish$' crash.log
 expect 1 '^FAIL harness: kernel report at line 25: BUG: kernel NULL pointer' \
 	crash.log
 expect 1 '^FAIL harness: cannot read log' nonexistent.log
-# qemu/init's line on a script that exited non-zero or timed out fails the
+# guest/init's line on a script that exited non-zero or timed out fails the
 # run, naming the script, even though its plan is complete and passes
 expect 1 '^FAIL harness: /tests/20-lpss-ltr/run.sh exited with status 2$' \
 	exit-status.log
@@ -130,12 +130,12 @@ expect 1 '^#   \[    1.500014\] ---\[ end trace 0000000000000000 \]---$' \
 	warning-trace.log
 expect 1 '^#   \[    1.500007\]  pm_qos_latency_tolerance_us_store+0x5a/0x120 drivers/base/power/sysfs.c:262 (vmlinux)$' \
 	warning-trace.log --vmlinux "$fix/decode-tree/vmlinux" --tree "$fix/decode-tree"
-# the patterns come from a file (qemu/kernel-reports, shipped to the guest
+# the patterns come from a file (guest/kernel-reports, shipped to the guest
 # as /etc/kernel-reports), "!" lines being benign
 expect 1 '^FAIL harness: kernel report at line 38: random: crng init done$' \
 	good.log --patterns "$fix/reports-custom"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
-	--patterns "$here/../../qemu/kernel-reports"
+	--patterns "$here/../../guest/kernel-reports"
 
 # The watcher: its own document in its own file, written as it goes, one
 # QMP connection for all reads, never a GUEST-END
@@ -180,12 +180,12 @@ expect 1 '^FAIL harness: lpss_host: planned 3, got 1 results$' \
 expect 1 '^FAIL harness: GUEST-END at line 5 of host log .*only the guest' \
 	host-xp-hang.log --host-log "$fix/host-with-end.log"
 
-# The progress filter, scripts/progress.py, on a fake kbuild stream
+# The progress filter, lib/progress.py, on a fake kbuild stream
 # (fake-kbuild/make): a plain line per 10 % when not on a terminal, in place
 # on one, the "  CC" lines kept out of a shared terminal or log but the
 # warnings in, every line on standard output when progress has a stream of
 # its own (check.sh: PROGRESS_FD), the command's exit status kept; then
-# scripts/build-kernel.sh with that fake make first in PATH.
+# kernel/build-kernel.sh with that fake make first in PATH.
 fakemake=$here/fake-kbuild/make
 count_re='^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]*\.o$'
 quiet_re='^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]'

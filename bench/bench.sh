@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make bench: our latency tolerance against upstream's, side by side, in
+# one run on this machine.  Builds two kernels with the same config
+# (configs/test.config + configs/bench.config): "upstream" from the pristine
+# linux-source-6.12, "ours" from the base plus the series ($TREE); builds
+# bench/module/pmqos_bench.ko against each, bench/sysfs-write-bench and the
+# bench/mmio-count.c QEMU plugin; boots each kernel on the same QEMU rig:
+#   - once with the plugin (bench_mode=traffic): LTR fidelity sweep and
+#     register accesses per change;
+#   - ROUNDS times without it (bench_mode=timing), the two kernels taking
+#     turns (and turns about which goes first), for the user and kernel
+#     path costs;
+# then bench/report.py prints the table and writes the plot.
+# Everything goes to $OUT/bench/.  No pass/fail on timings: the exit status
+# says only whether every step ran.
+# Env: QUICK=1 (3 rounds, fewer request counts, iterations and sweep
+# points), ROUNDS=N (overrides the number of rounds).
+set -eu
+. "$(dirname "$0")/../lib/common.sh"
+
+dir=$OUT/bench
+if [ "${QUICK:-0}" = 1 ]; then
+	rounds=${ROUNDS:-3} per_decade=5
+	params='BENCH_COUNTS=1,100,10000 BENCH_ITERS=5000 BENCH_WRITES=5000 BENCH_REPS=3'
+else
+	rounds=${ROUNDS:-5} per_decade=20
+	params='BENCH_COUNTS=1,10,100,1000,10000 BENCH_ITERS=20000 BENCH_WRITES=20000 BENCH_REPS=5'
+fi
+case "$rounds" in '' | *[!0-9]* | 0) die "ROUNDS must be a positive number" ;; esac
+
+# The tolerances of the fidelity sweep, in us: every boundary of the LTR
+# scales (1023 units of 1, 32, 1024, 32768 and 1048576 ns, and the units
+# themselves), upstream's own (1023/1024 us: its 1 us scale is full;
+# 2999/3000 us: its cut-off), then per_decade log-spaced points from 1 us to
+# 10 s (beyond 2147483646 us ours refuses and upstream reads "any").
+sweep=$({
+	echo 0 1 2 32 33 1023 1024 1025 1047 1048 1049 2999 3000 3001 \
+		32767 32768 33521 33522 33554 33555 1072693 1072694 \
+		1073741 1073742 10000000 | tr ' ' '\n'
+	awk -v p="$per_decade" 'BEGIN {
+		for (i = 0; i <= 7 * p; i++)
+			printf "%d\n", int(exp(log(10) * i / p) + 0.5)
+	}'
+} | sort -n -u | tr '\n' ' ')
+
+rm -rf "$dir"
+mkdir -p "$dir"
+timings=$dir/timings.txt
+: >"$timings"
+# timed LABEL CMD...: run CMD, note its wall time
+timed() {
+	label=$1; shift
+	t0=$(date +%s)
+	"$@"
+	echo "$label $(($(date +%s) - t0))" >>"$timings"
+}
+
+[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (make tree)"
+
+# kernel NAME: the kernel bench-NAME (lib/common.sh's recipes), then
+# pmqos_bench.ko against it
+kernel() {
+	name=$1 build=$BUILD/bench-$1
+	recipe "bench-$name" || die "no kernel bench-$name"
+	src=$KSRC
+	TARGETS="bzImage modules" timed "build-$name" \
+		"$TOP/kernel/build-kernel.sh" "bench-$name" >/dev/null
+	mkdir -p "$dir/$name/module" "$dir/$name/bench"
+	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$dir/$name/module/"
+	msg "building pmqos_bench.ko for $name"
+	kmake "$src" "$build" M="$dir/$name/module" modules
+	cp "$TOP/bench/guest/run.sh" "$dir/$name/module/pmqos_bench.ko" \
+		"$dir/sysfs-write-bench" "$dir/$name/bench/"
+	{
+		for p in $params; do echo "$p"; done
+		echo "BENCH_SWEEP='$sweep'"
+	} >"$dir/$name/bench/params"
+	"$TOP/qemu/mkinitramfs.sh" "$dir/$name/initramfs.cpio.gz" "$src" "$build" \
+		"$dir/$name/bench"
+}
+
+msg "building the user space helper and the QEMU plugin"
+gcc -static -O2 -Wall -o "$dir/sysfs-write-bench" "$TOP/bench/sysfs-write-bench.c"
+gcc -shared -fPIC -O2 -Wall -fvisibility=hidden -o "$dir/mmio-count.so" \
+	"$TOP/bench/mmio-count.c"
+kernel upstream
+kernel ours
+
+# boot NAME MODE LOG [QEMU_ARGS]: one boot of kernel NAME
+boot() {
+	msg "booting $1 ($2): $3"
+	# CACHE: the rig's SSDT and disk files of this run, apart from others'
+	CACHE=$dir QMP_SOCK=$dir/qmp.sock QEMU_ARGS=${4:-} \
+		QEMU_APPEND="loglevel=1 bench_mode=$2 test_timeout=3000" \
+		"$TOP/qemu/run-qemu.sh" "$(bzimage "bench-$1")" \
+		"$dir/$1/initramfs.cpio.gz" "$3" 3600 ||
+		die "QEMU failed; see $3"
+	grep -q '^BENCH end' "$3" || die "the guest did not finish; see $3"
+}
+
+t0=$(date +%s)
+for k in upstream ours; do
+	boot $k traffic "$dir/$k/traffic.log" \
+		"-plugin $dir/mmio-count.so,base=$(lpss_base),out=$dir/$k/mmio.txt"
+done
+r=1
+while [ "$r" -le "$rounds" ]; do
+	if [ $((r % 2)) = 1 ]; then order="upstream ours"; else order="ours upstream"; fi
+	for k in $order; do
+		boot "$k" timing "$dir/$k/round-$r.log"
+	done
+	r=$((r + 1))
+done
+echo "boots $(($(date +%s) - t0))" >>"$timings"
+
+python3 "$TOP/bench/report.py" --rounds "$rounds" --timings "$timings" \
+	"$dir" | tee "$dir/report.txt"

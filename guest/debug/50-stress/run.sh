@@ -1,0 +1,310 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Concurrency and hot-unplug under the debug kernel, bounded in time
+# (STRESS_SECONDS, default 20): three user-space writers on
+# power/pm_qos_latency_tolerance_us (valid and invalid values), kernel
+# requests added, updated and removed through the test module (own and
+# ancestor requests), expose/hide, readers (of the core's debugfs listing
+# of requests too), and a target with a child removed ("keep" or not) and
+# added again, all at once.  Removal stops after three quarters of the
+# time, so that the re-added target collects requests for the final check.
+# Every operation may only fail the way the race allows (the file or
+# device is gone, the request ID is in use or unknown, invalid input).
+# Afterwards, for every target, the callback's last value is the minimum
+# of its live requests (user and kernel), or -1 (auto) without requests,
+# the debugfs listing shows every effective value applied, and nothing
+# leaked.  STRESS_SECONDS is read from the environment only.
+SUITE=power_qos_stress
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
+
+DURATION=${STRESS_SECONDS:-20}
+STOP=$TMP/stop
+STOP_UNPLUG=$TMP/stop-unplug
+GRACE=120
+
+# The core's listing of latency tolerance requests, if it has one
+DBG=/sys/kernel/debug/pm_qos/latency_tolerance
+
+# Targets: sa; sp with sc (no callback, for ancestor requests on sp);
+# hx with hc (ancestor requests on hx), both removed and re-added all along.
+D_sa=$CTL/sa D_sp=$CTL/sp D_sc=$CTL/sp/sc D_hx=$CTL/hx D_hc=$CTL/hx/hc
+
+# rnd N: R = pseudo-random number in 0..N-1 (per-worker SEED)
+rnd() {
+	SEED=$(((SEED * 1103515245 + 12345) % 2147483648))
+	R=$((SEED / 65536 % $1))
+}
+
+# pick WORD...: P = one of the words
+pick() {
+	rnd $#
+	shift "$R"
+	P=$1
+}
+
+# op FILE TEXT: echo TEXT to FILE with the shell builtin (no fork);
+# RES = OK or the error name.  A file that has gone gives ENOENT, or
+# EACCES if its directory is still there (ash opens with O_CREAT, and sysfs
+# directories cannot create files); an open file whose device is being
+# removed gives ENODEV.
+op() {
+	if { echo "$2" >"$1"; } 2>"$E"; then
+		RES=OK
+	else
+		err_name "$E"
+	fi
+}
+
+# note ALLOWED WHAT: count RES; record it unless it is in ALLOWED
+note() {
+	ops=$((ops + 1))
+	[ "$RES" = OK ] && oks=$((oks + 1))
+	case " $1 " in
+	*" $RES "*) ;;
+	*)
+		bad=$((bad + 1))
+		[ "$bad" -le 5 ] && echo "$2: $RES" >>"$TMP/bad.$W"
+		;;
+	esac
+}
+
+# note_gone ALLOWED WHAT: note, also allowing the errors that say that the
+# file or device has gone (see op)
+note_gone() { note "$1 ENOENT ENODEV EACCES" "$2"; }
+
+# worker_end: the result line of worker $W; its presence means done
+worker_end() { echo "$ops $oks $bad" >"$TMP/res.$W"; }
+
+# Valid values go through, invalid ones get EINVAL, unless the attribute
+# is gone (hidden, or its device removed).
+w_user() {
+	W=user$1 SEED=$1 E=$TMP/err.$W ops=0 oks=0 bad=0
+	while [ ! -e "$STOP" ]; do
+		pick "$D_sa" "$D_sp" "$D_hx" "$D_hc"
+		f=$P/$ATTR
+		rnd 10
+		case $R in
+		0) v=auto ;;
+		1) v=any ;;
+		2) v=2147483646 ;;
+		3) v=-5 ;;
+		4) v=12x ;;
+		*) rnd 1000; v=$R ;;
+		esac
+		op "$f" "$v"
+		case $v in -5 | 12x) want=EINVAL ;; *) want=OK ;; esac
+		note_gone "$want" "write $v to $f"
+	done
+	worker_end
+}
+
+# Kernel requests (IDs 1-4) for sa, hx and hc; negative values get EINVAL.
+w_kreq() {
+	W=kreq SEED=7 E=$TMP/err.$W ops=0 oks=0 bad=0
+	while [ ! -e "$STOP" ]; do
+		pick "$D_sa" "$D_hx" "$D_hc"
+		f=$P/requests
+		rnd 4; id=$((R + 1))
+		rnd 12
+		case $R in
+		0) v=-7 ;;
+		1) v=$ANY ;;
+		*) rnd 2000; v=$R ;;
+		esac
+		rnd 3
+		case $R in
+		0) c="add $id $v" ;;
+		1) c="update $id $v" ;;
+		2) c="remove $id" v=0 ;;
+		esac
+		op "$f" "$c"
+		case $v in -*) want=EINVAL ;; *) want=OK ;; esac
+		note_gone "$want EEXIST" "$c to $f"
+	done
+	worker_end
+}
+
+# Ancestor requests (IDs 11-14) from sc (for sp) and hc (for hx).
+w_anc() {
+	W=ancestor SEED=11 E=$TMP/err.$W ops=0 oks=0 bad=0
+	while [ ! -e "$STOP" ]; do
+		pick "$D_sc" "$D_hc"
+		f=$P/requests
+		rnd 4; id=$((R + 11))
+		rnd 3000; v=$R
+		rnd 3
+		case $R in
+		0) c="ancestor $id $v" ;;
+		1) c="update $id $v" ;;
+		2) c="remove $id" ;;
+		esac
+		op "$f" "$c"
+		note_gone "OK EEXIST" "$c to $f"
+	done
+	worker_end
+}
+
+w_expose() {
+	W=expose SEED=13 E=$TMP/err.$W ops=0 oks=0 bad=0
+	while [ ! -e "$STOP" ]; do
+		pick "$D_sa" "$D_sp" "$D_hx" "$D_hc"
+		d=$P
+		pick expose hide
+		op "$d/$P" 1
+		note_gone OK "$P $d"
+	done
+	worker_end
+}
+
+# Remove hc and hx (alternately with "keep", so that the core has to drop
+# their requests) and add them again; always a whole cycle, sometimes with
+# a pause so that the others find them.
+w_unplug() {
+	W=unplug SEED=17 E=$TMP/err.$W ops=0 oks=0 bad=0
+	while [ ! -e "$STOP_UNPLUG" ]; do
+		rnd 4
+		[ "$R" = 0 ] && usleep 20000
+		keep=
+		[ $((ops % 8)) = 0 ] && keep=" keep"
+		op "$CTL/remove_target" "hc$keep"; note OK "remove hc$keep"
+		op "$CTL/remove_target" "hx$keep"; note OK "remove hx$keep"
+		op "$CTL/add_target" hx; note OK "add hx"
+		op "$CTL/add_target" "hc parent=hx"; note OK "add hc"
+	done
+	worker_end
+}
+
+# Reads every attribute of every target, and the core's debugfs listing
+# (which walks the requests of devices that may be going away).
+w_read() {
+	W=read SEED=19 E=$TMP/err.$W ops=0 oks=0 bad=0
+	while [ ! -e "$STOP" ]; do
+		for d in "$D_sa" "$D_sp" "$D_sc" "$D_hx" "$D_hc"; do
+			for f in "$ATTR" cb_last cb_count requests last_ret; do
+				ops=$((ops + 1))
+				{ read -r x <"$d/$f"; } 2>/dev/null && oks=$((oks + 1))
+			done
+		done
+		if [ -e "$DBG" ]; then
+			ops=$((ops + 1))
+			{ while read -r x; do :; done <"$DBG"; } 2>/dev/null &&
+				oks=$((oks + 1))
+		fi
+	done
+	: "$x"
+	worker_end
+}
+
+WORKERS="user1 user2 user3 kreq ancestor expose unplug read"
+
+# Value of requests for target $1 in callback terms, one a line: the user
+# request (attribute) and every kernel request whose device is $1.
+live_requests() {
+	a=$(rd "$(eval "printf '%s' \"\$D_$1\"")/$ATTR")
+	case $a in
+	any) echo "$ANY" ;;
+	auto | '<missing>') ;;
+	*) echo "$a" ;;
+	esac
+	for d in "$D_sa" "$D_sp" "$D_sc" "$D_hx" "$D_hc"; do
+		cat "$d/requests"
+	done | awk -v t="$1" '$3 == t { print $2 }'
+}
+
+# check_target NAME: cb_last is the minimum of the live requests, or -1
+check_target() {
+	d=$(eval "printf '%s' \"\$D_$1\"")
+	vals=$(live_requests "$1")
+	want=$(printf '%s\n' "$vals" |
+		awk 'NF { if (m == "" || $1 + 0 < m + 0) m = $1 } END { print (m == "" ? -1 : m) }')
+	got=$(rd "$d/cb_last")
+	diag "$1: requests [$(printf '%s' "$vals" | tr '\n' ' ')], callback last $got ($(rd "$d/cb_count") calls)"
+	[ "$got" = none ] && got=-1
+	check_eq "$1 cb_last" "$got" "$want"
+}
+
+# In the debugfs listing, every device's effective value was passed to
+# its callback ("DEVICE effective=V applied=V" lines).
+check_listing() {
+	awk '/ effective=/ {
+		e = $0; sub(/.* effective=/, "", e); sub(/ .*/, "", e)
+		a = $0; sub(/.* applied=/, "", a); sub(/ .*/, "", a)
+		if (e != a) { print "# " $0; bad = 1 }
+		n++
+	}
+	END { print "# " n + 0 " devices listed"; exit bad }' "$DBG"
+}
+
+ktap_begin "$SUITE" 17
+
+ok=0
+mk sa && mk sp && mk sc "parent=sp nocb" && mk hx && mk hc "parent=hx" || ok=1
+result $ok "setup: targets sa, sp/sc, hx/hc"
+
+diag "running $WORKERS for ${DURATION}s"
+w_user 1 & w_user 2 & w_user 3 &
+w_kreq & w_anc & w_expose & w_unplug & w_read &
+sleep $((DURATION * 3 / 4))
+: >"$STOP_UNPLUG"
+sleep $((DURATION - DURATION * 3 / 4))
+: >"$STOP"
+
+# Join, but do not wait forever for a worker stuck in the kernel.
+waited=0
+while [ $waited -lt $GRACE ]; do
+	left=
+	for w in $WORKERS; do [ -e "$TMP/res.$w" ] || left="$left $w"; done
+	[ -z "$left" ] && break
+	sleep 1
+	waited=$((waited + 1))
+done
+if [ -n "$left" ]; then
+	result 1 "workers finish within ${GRACE}s of the deadline (stuck:$left)"
+	[ -w /proc/sysrq-trigger ] && echo w >/proc/sysrq-trigger
+	diag "giving up: workers stuck in the kernel"
+	exit 1
+fi
+wait
+result 0 "workers finished ${waited}s after the deadline"
+
+total=0
+for w in $WORKERS; do
+	read -r ops oks bad <"$TMP/res.$w"
+	total=$((total + ops))
+	diag "$w: $ops operations, $oks succeeded, $bad unexpected results"
+	[ -s "$TMP/bad.$w" ] && diag "$(cat "$TMP/bad.$w")"
+	[ "$bad" = 0 ] && [ "$ops" -gt 0 ]
+	result $? "$w: only errors the race allows"
+done
+diag "stress: $total operations in ${DURATION}s"
+
+for t in sa sp hx hc; do
+	check_target "$t"
+	result $? "$t: callback last value is the minimum of the live requests"
+done
+
+if [ -e "$DBG" ]; then
+	check_listing
+	result $? "debugfs listing: effective value applied for every device"
+else
+	echo "ok $((KTAP_N + 1)) debugfs listing # SKIP no $DBG"
+	KTAP_N=$((KTAP_N + 1))
+fi
+
+ok=0
+check_eq "sc cb_last" "$(rd "$D_sc/cb_last")" none || ok=1
+rm_all || ok=1
+check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || ok=1
+for d in "$D_sa" "$D_sp" "$D_hx"; do
+	[ -e "$d" ] && { diag "$d still present"; ok=1; }
+done
+result $ok "all targets removed, no leaked requests"
+
+ok=0
+mk sa && wr_ok "$(lt sa)" 42 && check_eq sa "$(cb_state sa)" 42/1 || ok=1
+result $ok "a new target works after the stress"
+
+echo "# $SUITE: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"
+finish

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# One slow device stalls nobody else.  Target ia's callback sleeps 500 ms
+# (cb_delay_ms); while it sleeps, each of three operations on other devices
+# is timed (one sleep each): a latency tolerance request added for ib (its
+# callback runs), a resume latency request of ic updated, and target id
+# (with a latency tolerance request) removed.  Each must take at most
+# LIMIT_MS (100); ia's callback must still be sleeping when it is done, or
+# the measurement proves nothing.  The timed writes are shell builtins (no
+# fork), timed with /proc/uptime (10 ms resolution).  Then ia itself is removed while its callback sleeps: that
+# waits for the callback, and the callback's last value is the request's.
+SUITE=power_qos_isolation
+# shellcheck source=../../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+use_test_module
+
+SLOW_MS=500
+LIMIT_MS=${ISOLATION_LIMIT_MS:-100}
+
+# now_ms: NOW = uptime in ms (10 ms resolution, no fork)
+now_ms() {
+	read -r nm_up _ </proc/uptime
+	NOW=$(((${nm_up%.*} * 100 + 1${nm_up#*.} - 100) * 10))
+}
+
+# timed FILE TEXT: write TEXT to FILE (builtin echo, no fork); MS = how
+# long it took, T_RES = OK or the error name
+timed() {
+	now_ms
+	t_0=$NOW
+	if { echo "$2" >"$1"; } 2>"$ERR"; then T_RES=OK; else err_name "$ERR"; T_RES=$RES; fi
+	now_ms
+	MS=$((NOW - t_0))
+}
+
+# during_slow VALUE FILE TEXT: while ia's callback sleeps (its request set
+# to VALUE), time writing TEXT to FILE; BUSY = whether ia's callback was
+# still sleeping afterwards
+during_slow() {
+	BUSY=0
+	slow_start "$1" || { diag "ia's callback did not start"; MS=-1; T_RES=none; return; }
+	timed "$2" "$3"
+	[ "$(rd "$(td ia)/cb_busy")" = 1 ] && BUSY=1
+	wait "$SLOW_PID"
+}
+
+# slow_start: update ia's request in the background, wait until its
+# callback is sleeping (at most 2 s)
+slow_start() {
+	{ echo "update 1 $1" >"$(td ia)/requests"; } 2>/dev/null &
+	SLOW_PID=$!
+	ss_i=0
+	while [ "$(rd "$(td ia)/cb_busy")" != 1 ] && [ "$ss_i" -lt 200 ]; do
+		sleep 0.01
+		ss_i=$((ss_i + 1))
+	done
+	[ "$(rd "$(td ia)/cb_busy")" = 1 ]
+}
+
+# forget NAME: target NAME was removed here, not by rmt
+forget() {
+	fg_new=
+	for fg_t in $TARGETS; do
+		[ "$fg_t" = "$1" ] || fg_new="$fg_new $fg_t"
+	done
+	TARGETS=$fg_new
+}
+
+ktap_begin "$SUITE" 6
+
+ok=0
+mk ia && mk ib && mk ic nocb && mk id || ok=1
+wr_ok "$(td ia)/requests" "add 1 100" || ok=1
+wr_ok "$(td ic)/requests" "resume 1 100" || ok=1
+wr_ok "$(td id)/requests" "add 1 100" || ok=1
+wr_ok "$(td ia)/cb_delay_ms" "$SLOW_MS" || ok=1
+slow_start 200 || { diag "ia's callback did not start"; ok=1; }
+wait "$SLOW_PID"
+result $ok "ia's callback sleeps $SLOW_MS ms"
+
+during_slow 250 "$(td ib)/requests" "add 1 300"
+ms_b=$MS res_b=$T_RES busy_b=$BUSY
+cb_b=$(cb_state ib)
+during_slow 200 "$(td ic)/requests" "update 1 50"
+ms_c=$MS res_c=$T_RES busy_c=$BUSY
+during_slow 250 "$CTL/remove_target" "id"
+ms_d=$MS res_d=$T_RES busy_d=$BUSY
+diag "while ia's callback slept: ib latency tolerance add $ms_b ms, ic resume latency update $ms_c ms, id removal $ms_d ms (limit $LIMIT_MS ms; ia still sleeping after each: $busy_b $busy_c $busy_d)"
+forget id
+
+ok=0
+[ "$res_b" = OK ] && [ "$cb_b" = 300/1 ] && [ "$busy_b" = 1 ] && [ "$ms_b" -le "$LIMIT_MS" ] || ok=1
+result $ok "latency tolerance request of another device, its callback included: $ms_b ms ($cb_b)"
+ok=0
+[ "$res_c" = OK ] && [ "$busy_c" = 1 ] && [ "$ms_c" -le "$LIMIT_MS" ] || ok=1
+result $ok "resume latency request of another device: $ms_c ms"
+ok=0
+[ "$res_d" = OK ] && [ "$busy_d" = 1 ] && [ "$ms_d" -le "$LIMIT_MS" ] && ! [ -e "$CTL/id" ] || ok=1
+result $ok "removal of another device: $ms_d ms"
+
+# Removing ia waits for its own running callback, which still completes
+ok=0
+slow_start 300 || ok=1
+timed "$CTL/remove_target" "ia keep"
+busy=$(rd "$CTL/ia/cb_busy")
+wait "$SLOW_PID" 2>/dev/null
+[ "$T_RES" = OK ] && [ "$MS" -ge $((SLOW_MS / 2)) ] && [ "$busy" = '<missing>' ] || ok=1
+forget ia
+result $ok "removal of ia waited for its own callback: $MS ms ($T_RES)"
+
+end_suite

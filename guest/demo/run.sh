@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The demo transcript (runs in the guest): the emulated LPSS device, then
+# values written to power/pm_qos_latency_tolerance_us next to what the
+# device was programmed with, read back from its registers through
+# /dev/mem.  The host prints what is between DEMO-BEGIN and DEMO-END.
+# shellcheck source=../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+
+# decode SW_LTR: "<mode> <requirement/latency>"
+decode() {
+	v=$(($1 & 0x3ff)) s=$((($1 >> 10) & 7))
+	if [ $(($1 & 0x8000)) = 0 ]; then
+		echo "no requirement"
+	else
+		echo "$((v << (5 * s))) ns"
+	fi
+}
+
+show() {
+	gen=$(reg 0x08) sw=$(reg 0x10)
+	if [ $((gen & 4)) = 0 ]; then
+		mode=auto allows="hardware decides (SW_LTR unused)"
+	else
+		mode=sw allows=$(decode "$sw")
+	fi
+	printf '  %-12s %-12s %-6s %-10s %s\n' "$1" "$(cat "$LPSS_ATTR")" "$mode" \
+		"$(printf '0x%04x' $((sw & 0xffff)))" "$allows"
+}
+
+echo DEMO-BEGIN
+echo "Kernel: $(uname -r)"
+echo
+echo "== The emulated Intel LPSS device (ACPI INT33C0, MMIO at $LPSS)"
+if [ ! -d "$LPSS_DEV" ]; then
+	echo "  $LPSS_DEV is missing: the LPSS device was not enumerated"
+	echo DEMO-END
+	exit 1
+fi
+echo "  $LPSS_DEV"
+echo "  driver-visible LTR registers: $(cd "$LPSS_DEV/lpss_ltr" && echo *)"
+printf '  GENERAL=0x%08x SW_LTR=0x%08x AUTO_LTR=0x%08x\n' \
+	"$(reg 0x08)" "$(reg 0x10)" "$(reg 0x14)"
+echo
+echo "== power/pm_qos_latency_tolerance_us"
+if [ ! -f "$LPSS_ATTR" ]; then
+	echo "  not present: this kernel has no latency tolerance support"
+	echo "  (the base tree; apply the series to get it)"
+	echo DEMO-END
+	exit 0
+fi
+printf '  %-12s %-12s %-6s %-10s %s\n' written "reads back" mode SW_LTR "device allows"
+for v in 1 10 1000 1023 2999 3000 33000 100000 any auto 50; do
+	if echo "$v" > "$LPSS_ATTR" 2>/dev/null; then
+		show "$v"
+	else
+		printf '  %-12s rejected\n' "$v"
+	fi
+done
+echo
+echo "== Bad input is rejected and changes nothing"
+for v in 0x10 010 -1 +5 10us AUTO 2147483647; do
+	err=$( (echo "$v" > "$LPSS_ATTR") 2>&1 | sed 's/.*: //')
+	printf '  %-12s -> %s; still reads %s\n' "$v" "${err:-accepted}" "$(cat "$LPSS_ATTR")"
+done
+echo auto > "$LPSS_ATTR"
+echo
+echo "== Who holds the latency tolerance: debugfs and trace events"
+T=/sys/kernel/tracing
+if [ ! -d "$CTL" ] || [ ! -r "$LISTING" ]; then
+	echo "  no test_power_qos module or no $LISTING"
+else
+	for ev in dev_pm_qos_latency_tolerance dev_pm_qos_add_request; do
+		echo 1 > "$T/events/power/$ev/enable" 2>/dev/null
+	done
+	: > "$T/trace" 2>/dev/null
+	echo demo > "$CTL/add_target"
+	echo "  user space: echo 100 > .../demo/power/pm_qos_latency_tolerance_us"
+	echo 100 > "$CTL/demo/power/pm_qos_latency_tolerance_us"
+	echo "  kernel:     dev_pm_qos_add_request(demo, 50) (test_power_qos)"
+	echo "add 1 50" > "$CTL/demo/requests"
+	echo "  LPSS:       echo 30 > $LPSS_ATTR"
+	echo 30 > "$LPSS_ATTR"
+	echo "  \$ cat $LISTING"
+	sed 's/^/    /' "$LISTING"
+	echo "  \$ grep dev_pm_qos $T/trace"
+	grep dev_pm_qos "$T/trace" 2>/dev/null |
+		sed -e 's/^ *//' -e 's/^[^:]*: //' -e 's/^/    /'
+	for ev in dev_pm_qos_latency_tolerance dev_pm_qos_add_request; do
+		echo 0 > "$T/events/power/$ev/enable" 2>/dev/null
+	done
+	echo auto > "$LPSS_ATTR"
+	echo demo > "$CTL/remove_target"
+fi
+echo DEMO-END

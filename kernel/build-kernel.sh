@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build a kernel out of tree with ccache.
+#   build-kernel.sh NAME                      a kernel of lib/common.sh's recipes
+#   build-kernel.sh NAME SRCTREE FRAGMENT...  any other (tests/harness)
+# The config is tinyconfig with the fragments merged in order; every
+# fragment line must survive into .config or the build stops.  The build
+# directory is $BUILD/NAME; bzImage ends up in $BUILD/NAME/arch/x86/boot/.
+# EXTRA_MAKE adds make arguments (e.g. "W=1 C=1"), TARGETS the targets.
+# It says how long the build usually takes and shows its progress
+# (lib/progress.py: objects built of the expected total); the build's
+# whole output is in $BUILD/NAME/build.log.
+set -eu
+. "$(dirname "$0")/../lib/common.sh"
+
+usage="usage: build-kernel.sh NAME [SRCTREE FRAGMENT...]"
+[ $# = 1 ] || [ $# -ge 3 ] || die "$usage"
+name=$1
+shift
+if [ $# = 0 ]; then
+	recipe "$name" || die "no kernel $name in lib/common.sh's recipes; $usage"
+	src=$KSRC
+	for f in $KFRAGS; do
+		case $f in /*) ;; *) f=$TOP/$f ;; esac
+		set -- "$@" "$f"
+	done
+else
+	src=$1
+	shift
+fi
+frags=
+for f in "$@"; do
+	[ -f "$f" ] || die "no config fragment $f"
+	frags="$frags $(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+done
+# shellcheck disable=SC2086 # paths without spaces
+set -- $frags
+out=$BUILD/$name
+mkdir -p "$out"
+
+reconfigured=
+# Reconfigure only when the fragments (or their order) changed.
+stamp=$(cat "$@" | sha256sum | cut -c1-16)
+if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] || [ ! -f "$out/.config" ]; then
+	msg "configuring $name (tinyconfig + fragments; under a minute)"
+	reconfigured=1
+	kmake "$src" "$out" tinyconfig >/dev/null
+	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "$@" >/dev/null)
+	kmake "$src" "$out" olddefconfig >/dev/null
+	# The last fragment to name an option wins, as in merge_config.sh.
+	bad=$(awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { o = $0; sub(/=.*/, "", o); want[o] = $0 }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { want[$2] = "unset" }
+		END { for (o in want) print o, want[o] }' "$@" |
+	while read -r opt line; do
+		if [ "$line" = unset ]; then
+			! grep -q "^$opt=" "$out/.config" || msg "$opt should not be set"
+		else
+			grep -qxF "$line" "$out/.config" || msg "'$line' is not in .config"
+		fi
+	done 2>&1 | tee /dev/stderr | wc -l)
+	[ "$bad" = 0 ] || die "config for $name does not match its fragments"
+	echo "$stamp" > "$out/.fragments"
+fi
+
+# Progress: kbuild's "  CC      x.o" lines (make without -s) counted by
+# lib/progress.py against the objects of the last complete build here
+# ($out/.objects), or on a first build against what a 6.12 build of that
+# config has (base 1236, test 1256 counted; the others estimated).  The
+# whole output goes to $out/build.log; warnings and errors stay visible.
+targets=${TARGETS:-bzImage}
+case " $targets " in
+*" bzImage "*)
+	case $name in
+	base) first=1236 cold="about 9 min" ;;
+	test) first=1256 cold="about 8 min" ;;
+	debug) first=1330 cold="about 6 min" ;;
+	*) first=1300 cold="about 8 min" ;;
+	esac
+	if [ -f "$out/vmlinux" ]; then
+		about="incremental: usually seconds"
+		[ -z "$reconfigured" ] || about="config changed: up to $cold on 2 cores"
+		total=$(cat "$out/.objects" 2>/dev/null ||
+			find "$out" -name '*.o' | wc -l)
+	else
+		about="first build: $cold on 2 cores"
+		total=$first
+	fi ;;
+*)
+	about="only the targets asked for" total=0 ;;
+esac
+rc=0
+# shellcheck disable=SC2086,SC2016 # word lists; $0 is expanded by sh -c
+KMAKE_VERBOSE=1 python3 "$TOP/lib/progress.py" --label "building $name kernel" \
+	--about "in $out ($about)" \
+	--unit objects --total "$total" --log "$out/build.log" --echo \
+	--count '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]*\.o$' \
+	--quiet '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]' -- \
+	sh -c '. "$(dirname "$0")/../lib/common.sh"; kmake "$@"' "$0" \
+	"$src" "$out" -j"$(nproc)" ${EXTRA_MAKE:-} $targets || rc=$?
+[ "$rc" = 0 ] || die "building $name failed (exit status $rc); the whole output is in $out/build.log"
+case " $targets " in
+*" bzImage "*) find "$out" -name '*.o' | wc -l > "$out/.objects" ;;
+esac
+echo "$out/arch/x86/boot/bzImage"

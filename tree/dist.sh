@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Write one patch that turns a pristine unpacked linux-source-6.12 into the
+# patched tree (the base step plus the series), for users of a stock 6.12.y
+# kernel, and check it by applying it to a fresh unpack.
+#   dist.sh [OUTFILE]   (default $OUT/pmqos-lt-linux-6.12.patch)
+set -eu
+. "$(dirname "$0")/../lib/common.sh"
+
+[ $# -le 1 ] || die "usage: dist.sh [OUTFILE]"
+outfile=${1:-$OUT/pmqos-lt-linux-6.12.patch}
+pristine=$("$TOP/tree/get-source.sh")
+mkdir -p "$(dirname "$outfile")"
+
+# A tree object for the pristine source: the base commit with the files the
+# base step edited put back as Debian ships them.
+idx=$(mktemp)
+tmp=$(mktemp -d)
+trap 'rm -rf "$idx" "$tmp"' EXIT
+export GIT_INDEX_FILE="$idx"
+git -C "$TREE" read-tree base
+for f in $(python3 "$TOP/base/strip.py" --list); do
+	blob=$(git -C "$TREE" hash-object -w "$pristine/$f")
+	git -C "$TREE" update-index --cacheinfo "100644,$blob,$f"
+done
+ptree=$(git -C "$TREE" write-tree)
+unset GIT_INDEX_FILE
+
+version=$(basename "$(dirname "$pristine")")
+{
+	echo "Latency tolerance device PM QoS for linux-source-6.12 $version"
+	echo
+	echo "Apply with: cd linux-source-6.12 && patch -p1 < ${outfile##*/}"
+	echo
+	git -C "$TREE" diff --stat=72 "$ptree" lt
+	echo
+	git -C "$TREE" diff --full-index "$ptree" lt
+} > "$outfile"
+
+# Check: a fresh unpack plus the patch must equal the patched tree.
+tar -C "$tmp" -xf /usr/src/linux-source-6.12.tar.xz
+patch -s -p1 -d "$tmp/linux-source-6.12" < "$outfile" ||
+	die "$outfile does not apply to a fresh unpack"
+for f in $(git -C "$TREE" diff --name-only "$ptree" lt); do
+	if git -C "$TREE" cat-file -e "lt:$f" 2>/dev/null; then
+		git -C "$TREE" show "lt:$f" | cmp -s - "$tmp/linux-source-6.12/$f" ||
+			die "$f differs after applying $outfile"
+	elif [ -e "$tmp/linux-source-6.12/$f" ]; then
+		die "$f should have been deleted by $outfile"
+	fi
+done
+msg "wrote $outfile ($(git -C "$TREE" diff --name-only "$ptree" lt | wc -l) files); applies to a fresh unpack"

@@ -1,0 +1,182 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Make (or reuse) the kernel git tree: its first commit, tagged "base", is
+# the pristine linux-source-6.12 with upstream's latency tolerance removed
+# by base/strip.py; branch "lt" is base plus patches/series applied with
+# git am.  A tree whose branch has commits that were never exported is left
+# alone (run 'make export' first, or FORCE=1 to throw them away), and so
+# are uncommitted changes: the builds use them, with a warning.  STRICT=1
+# (make check) refuses both: what is tested is exactly patches/.
+set -eu
+. "$(dirname "$0")/../lib/common.sh"
+
+pristine=$("$TOP/tree/get-source.sh")
+# Never change the tree under a running kernel build.
+wait_build_lock
+exec 9>"$CACHE/build.lock"
+flock 9
+version=$(basename "$(dirname "$pristine")")
+# The base is identified by what the strip step produces, so a change to
+# base/strip.py that strips the same way keeps the tree (and the builds).
+stripped_id() {
+	t=$(mktemp -d)
+	for f in $(python3 "$TOP/base/strip.py" --list); do
+		mkdir -p "$t/$(dirname "$f")"
+		cp "$pristine/$f" "$t/$f"
+	done
+	cp -r "$pristine/drivers/base/power/." "$t/drivers/base/power/"
+	python3 "$TOP/base/strip.py" "$t" >/dev/null || { rm -rf "$t"; exit 1; }
+	(cd "$t" && find . -type f | LC_ALL=C sort | xargs sha256sum) | sha256sum | cut -c1-16
+	rm -rf "$t"
+}
+base_id="$version $(stripped_id)"
+series_id=$(series_id)
+
+# Deterministic commit dates, so the base commit's id depends on content only.
+GIT_AUTHOR_DATE='2024-11-17 00:00:00 +0000'
+GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+GIT_AUTHOR_NAME='pmqos-lt base'
+GIT_AUTHOR_EMAIL='base@pmqos-lt.invalid'
+GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
+GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+
+# timed LABEL CMD...: CMD, with the time so far shown (lib/progress.py)
+timed() {
+	timed_label=$1; shift
+	python3 "$TOP/lib/progress.py" --label "mktree: $timed_label" -- "$@" >&2
+}
+
+make_base() {
+	msg "making the base tree ($base_id): copy, strip, git add, commit, worktree; about 2 min"
+	rm -rf "$TREE.new" "$TREE" "$BASE_TREE"
+	timed "copying the source" cp -a "$pristine" "$TREE.new"
+	python3 "$TOP/base/strip.py" "$TREE.new"
+	git -C "$TREE.new" init -q -b lt
+	printf '/.build*/\n' >> "$TREE.new/.git/info/exclude"
+	# Debian's .gitignore ignores "/*": -f.  --verbose names each file.
+	python3 "$TOP/lib/progress.py" --label "mktree: git add" --unit files \
+		--count "^add '" --quiet "^add '" \
+		--total "$(find "$TREE.new" -path "$TREE.new/.git" -prune -o ! -type d -print | wc -l)" -- \
+		git -C "$TREE.new" add -A -f --verbose >&2
+	timed "git commit" git -C "$TREE.new" commit -q -m "base: linux-source-6.12 $version without latency tolerance
+
+Debian's linux-source-6.12 $version with upstream's latency-tolerance
+device PM QoS code removed by base/strip.py, so that the series can
+implement it again."
+	git -C "$TREE.new" tag base
+	echo "$base_id" > "$TREE.new/.git/pmqos-base"
+	mv "$TREE.new" "$TREE"
+	timed "checking out the base alone in $BASE_TREE" \
+		git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
+}
+
+# The tree's state is mktree.sh's alone: .git/pmqos-base names the base
+# the tree was made from, .git/pmqos-applied "SERIES_ID COMMIT" the last
+# commit known to be exactly patches/ (SERIES_ID: lib/common.sh's
+# series_id of that patches/).  Nothing else writes or reads them.
+applied() { cat "$TREE/.git/pmqos-applied" 2>/dev/null || true; }
+# exports_as_patches: exporting base..lt (tree/export.sh) gives patches/
+# byte for byte
+exports_as_patches() {
+	[ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse base)" ] || return 1
+	eap=$(mktemp -d)
+	if "$TOP/tree/export.sh" "$eap" 2>/dev/null &&
+		diff -r -x cover.txt "$eap" "$TOP/patches" >/dev/null 2>&1; then
+		rm -rf "$eap"
+		return 0
+	fi
+	rm -rf "$eap"
+	return 1
+}
+# builds_on_patches: the first commits of base..HEAD have the diffs of
+# patches/, in order (git patch-id): whatever follows is work of its own
+builds_on_patches() {
+	bop_want=$(cd "$TOP/patches" && series_list | while read -r p; do
+		git patch-id --stable <"$p" | cut -d' ' -f1; done)
+	bop_have=$(git -C "$TREE" rev-list --reverse base..HEAD |
+		head -n "$(series_list | wc -l)" | while read -r c; do
+		git -C "$TREE" show "$c" | git patch-id --stable | cut -d' ' -f1; done)
+	[ -n "$bop_want" ] && [ "$bop_want" = "$bop_have" ]
+}
+# commit_state: what the tree's commits are, against patches/
+#   matches   they are patches/ (remembered in .git/pmqos-applied)
+#   stale     patches/ changed and the tree has nothing of its own: apply it
+#   ahead     commits not in patches/ yet (make export): made on the
+#             patches/ of the last apply, or on top of those of patches/ now
+#   diverged  such commits on other patches than those of patches/
+commit_state() {
+	cs_head=$(git -C "$TREE" rev-parse HEAD)
+	if [ "$(applied)" = "$series_id $cs_head" ]; then
+		echo matches
+	elif exports_as_patches; then
+		echo "$series_id $cs_head" >"$TREE/.git/pmqos-applied"
+		echo matches
+	elif [ -z "$(applied)" ] || [ "$(applied | cut -d' ' -f2)" = "$cs_head" ]; then
+		echo stale
+	elif [ "$(applied | cut -d' ' -f1)" = "$series_id" ] || builds_on_patches; then
+		echo ahead
+	else
+		echo diverged
+	fi
+}
+
+# fresh: no tree yet, or one made from another base (whose commits must
+# all have been exported, unless FORCE=1)
+if [ "$(cat "$TREE/.git/pmqos-base" 2>/dev/null)" != "$base_id" ]; then
+	if [ -d "$TREE/.git" ] && [ "${FORCE:-0}" != 1 ] &&
+		[ "$(applied | cut -d' ' -f2)" != "$(git -C "$TREE" rev-parse HEAD)" ] &&
+		! exports_as_patches; then
+		die "the base changed but $TREE has unexported commits; 'make export' or FORCE=1"
+	fi
+	make_base
+fi
+
+# dirty: uncommitted changes to tracked files: kept (the builds use them)
+# unless STRICT=1, which wants the tree to be exactly patches/.
+dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
+if [ -n "$dirty" ]; then
+	if [ "${FORCE:-0}" = 1 ]; then
+		git -C "$TREE" reset -q --hard
+		dirty=
+		msg "dropped the uncommitted changes in $TREE (FORCE=1)"
+	elif [ "${STRICT:-0}" = 1 ]; then
+		die "$TREE has uncommitted changes; commit and 'make export' (or FORCE=1 to drop them)"
+	else
+		msg "warning: $TREE has uncommitted changes; the builds use them"
+	fi
+fi
+
+state=$(commit_state)
+case $state in
+matches)
+	msg "tree matches patches/: $TREE"
+	exit 0 ;;
+ahead)
+	if [ "${FORCE:-0}" != 1 ]; then
+		[ "${STRICT:-0}" != 1 ] ||
+			die "$TREE has commits not in patches/; 'make export' or FORCE=1"
+		msg "tree has commits not in patches/ yet (make export): using it as is"
+		exit 0
+	fi ;;
+diverged)
+	[ "${FORCE:-0}" = 1 ] ||
+		die "$TREE has commits not in patches/, on other patches than patches/; 'make export' or FORCE=1" ;;
+esac
+if [ -n "$dirty" ]; then
+	die "$TREE has uncommitted changes; commit and 'make export', or FORCE=1"
+fi
+
+# stale (or FORCE=1): base + patches/ with git am
+git -C "$TREE" am --abort >/dev/null 2>&1 || true
+git -C "$TREE" checkout -q -B lt base
+git -C "$TREE" reset -q --hard base
+count=0
+for p in $(series_list); do
+	git -C "$TREE" am -q --keep-cr "$TOP/patches/$p" ||
+		die "patches/$p does not apply (git -C $TREE am --show-current-patch=diff)"
+	count=$((count + 1))
+done
+echo "$series_id $(git -C "$TREE" rev-parse HEAD)" > "$TREE/.git/pmqos-applied"
+msg "applied $count patches: $TREE (branch lt)"
