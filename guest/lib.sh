@@ -162,11 +162,16 @@ mk() {
 # rmt NAME [keep]: remove target NAME
 rmt() {
 	wr_ok "$CTL/remove_target" "$1${2:+ $2}" || return 1
-	rmt_new=
-	for rmt_t in $TARGETS; do
-		[ "$rmt_t" = "$1" ] || rmt_new="$rmt_new $rmt_t"
+	forget "$1"
+}
+
+# forget NAME: drop target NAME from the ones rm_all removes (it is gone)
+forget() {
+	fg_new=
+	for fg_t in $TARGETS; do
+		[ "$fg_t" = "$1" ] || fg_new="$fg_new $fg_t"
 	done
-	TARGETS=$rmt_new
+	TARGETS=$fg_new
 }
 
 # Remove every target made by mk, last made first.

@@ -57,15 +57,6 @@ slow_start() {
 	[ "$(rd "$(td ia)/cb_busy")" = 1 ]
 }
 
-# forget NAME: target NAME was removed here, not by rmt
-forget() {
-	fg_new=
-	for fg_t in $TARGETS; do
-		[ "$fg_t" = "$1" ] || fg_new="$fg_new $fg_t"
-	done
-	TARGETS=$fg_new
-}
-
 ktap_begin "$SUITE" 6
 
 ok=0
