@@ -19,9 +19,18 @@ done
 echo "deps: installing with apt (about a minute on a new machine):$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # apt's own lines are shown only when they are errors or warnings;
-# lib/progress.py shows the time so far and the packages set up.
+# lib/progress.py shows the time so far and the packages set up.  On a
+# fresh machine python3 may be one of the missing packages: then apt's
+# output is shown as it comes.
 apt_step() {
 	label=$1; shift
+	if ! command -v python3 >/dev/null; then
+		echo "deps: $label" >&2
+		while [ "$1" != -- ]; do shift; done
+		shift
+		"$@" >&2
+		return
+	fi
 	python3 "$(dirname "$0")/../lib/progress.py" --label "deps: $label" \
 		--quiet '^(?![EW]: )' "$@" >&2
 }
