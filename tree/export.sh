@@ -19,7 +19,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Blob ids in the "index" lines are abbreviated to a fixed length: git's
 # automatic length grows with the number of objects in the repository,
-# which would make the bytes depend on the tree's history.
+# which would make the bytes depend on the tree's history.  The cover
+# letter is from whoever runs git: make it the newest commit's author, so
+# that the caller's identity (tree/mktree.sh exports the base's) does not
+# change the bytes.
+GIT_AUTHOR_NAME=$(git -C "$TREE" log -1 --format='%an' lt)
+GIT_AUTHOR_EMAIL=$(git -C "$TREE" log -1 --format='%ae' lt)
+GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 git -C "$TREE" -c core.abbrev=12 format-patch -q --abbrev=12 \
 	--zero-commit --no-signature --cover-letter \
 	--cover-from-description=subject --thread=shallow \
