@@ -3,31 +3,39 @@
 # make bench: our latency tolerance against upstream's, side by side, in
 # one run on this machine.  Builds two kernels with the same config
 # (configs/test.config + configs/bench.config): "upstream" from the pristine
-# linux-source-6.12, "ours" from the base plus the series ($TREE); builds
+# linux-source-6.12, "ours" from the base plus the series ($TREE), and the
+# same two with two CPUs (+ configs/bench-smp.config); builds
 # bench/module/pmqos_bench.ko against each, bench/sysfs-write-bench and the
 # bench/mmio-count.c QEMU plugin; boots each kernel on the same QEMU rig:
 #   - once with the plugin (bench_mode=traffic): LTR fidelity sweep and
 #     register accesses per change;
-#   - ROUNDS times without it (bench_mode=timing), the two kernels taking
-#     turns (and turns about which goes first), for the user and kernel
-#     path costs;
-# then bench/report.py prints the table and writes the plot.
-# Everything goes to $OUT/bench/.  No pass/fail on timings: the exit status
-# says only whether every step ran.
-# Env: QUICK=1 (3 rounds, fewer request counts, iterations and sweep
-# points), ROUNDS=N (overrides the number of rounds).
+#   - ROUNDS times without it (bench_mode=timing, one CPU), the two kernels
+#     taking turns (and turns about which goes first), for the user and
+#     kernel path costs, isolation and update rates beside a busy callback;
+#     in each round, after those, the two-CPU kernels once each with
+#     -smp 2 (bench_mode=smp, same order): updates from two CPUs at once;
+# then bench/report.py prints the table (per-round ratios ours/upstream,
+# their median and spread) and writes the plot.
+# Everything goes to $OUT/bench/ (round R of kernel K: K/round-R.log and
+# K/smp-R.log).  No pass/fail on timings: the exit status says only
+# whether every step ran.
+# Env: QUICK=1 (3 rounds, fewer request counts, iterations, sweep points,
+# shorter counting windows: a smoke test, the report says so and gives no
+# verdict), ROUNDS=N (overrides the number of rounds), BENCH_SMP=0 (no
+# two-CPU kernels and boots).
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
 dir=$OUT/bench
 if [ "${QUICK:-0}" = 1 ]; then
-	rounds=${ROUNDS:-3} per_decade=5
-	params='BENCH_COUNTS=1,100,10000 BENCH_ITERS=5000 BENCH_WRITES=5000 BENCH_REPS=3'
+	rounds=${ROUNDS:-3} per_decade=5 quick=--quick
+	params='BENCH_COUNTS=1,100,10000 BENCH_ITERS=5000 BENCH_WRITES=5000 BENCH_REPS=3 BENCH_RATE_MS=200'
 else
-	rounds=${ROUNDS:-5} per_decade=20
-	params='BENCH_COUNTS=1,10,100,1000,10000 BENCH_ITERS=20000 BENCH_WRITES=20000 BENCH_REPS=5'
+	rounds=${ROUNDS:-5} per_decade=20 quick=
+	params='BENCH_COUNTS=1,10,100,1000,10000 BENCH_ITERS=20000 BENCH_WRITES=20000 BENCH_REPS=5 BENCH_RATE_MS=500'
 fi
 case "$rounds" in '' | *[!0-9]* | 0) die "ROUNDS must be a positive number" ;; esac
+case "${BENCH_SMP:-1}" in 0 | 1) ;; *) die "BENCH_SMP must be 0 or 1" ;; esac
 
 # The tolerances of the fidelity sweep, in us: every boundary of the LTR
 # scales (1023 units of 1, 32, 1024, 32768 and 1048576 ns, and the units
@@ -59,25 +67,30 @@ timed() {
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (make tree)"
 
 # kernel NAME: the kernel bench-NAME (lib/common.sh's recipes), then
-# pmqos_bench.ko against it
+# pmqos_bench.ko against it and the initramfs, in $dir/NAME (NAME is
+# upstream or ours; K-smp, the two-CPU kernel of K, goes to $dir/K/smp)
 kernel() {
 	name=$1 build=$BUILD/bench-$1
+	case $name in
+	*-smp) kdir=$dir/${name%-smp}/smp ;;
+	*) kdir=$dir/$name ;;
+	esac
 	recipe "bench-$name" || die "no kernel bench-$name"
 	src=$KSRC
 	TARGETS="bzImage modules" timed "build-$name" \
 		"$TOP/kernel/build-kernel.sh" "bench-$name" >/dev/null
-	mkdir -p "$dir/$name/module" "$dir/$name/bench"
-	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$dir/$name/module/"
+	mkdir -p "$kdir/module" "$kdir/bench"
+	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$kdir/module/"
 	msg "building pmqos_bench.ko for $name"
-	kmake "$src" "$build" M="$dir/$name/module" modules
-	cp "$TOP/bench/guest/run.sh" "$dir/$name/module/pmqos_bench.ko" \
-		"$dir/sysfs-write-bench" "$dir/$name/bench/"
+	kmake "$src" "$build" M="$kdir/module" modules
+	cp "$TOP/bench/guest/run.sh" "$kdir/module/pmqos_bench.ko" \
+		"$dir/sysfs-write-bench" "$kdir/bench/"
 	{
 		for p in $params; do echo "$p"; done
 		echo "BENCH_SWEEP='$sweep'"
-	} >"$dir/$name/bench/params"
-	"$TOP/qemu/mkinitramfs.sh" "$dir/$name/initramfs.cpio.gz" "$src" "$build" \
-		"$dir/$name/bench"
+	} >"$kdir/bench/params"
+	"$TOP/qemu/mkinitramfs.sh" "$kdir/initramfs.cpio.gz" "$src" "$build" \
+		"$kdir/bench"
 }
 
 msg "building the user space helper and the QEMU plugin"
@@ -86,15 +99,24 @@ gcc -shared -fPIC -O2 -Wall -fvisibility=hidden -o "$dir/mmio-count.so" \
 	"$TOP/bench/mmio-count.c"
 kernel upstream
 kernel ours
+if [ "${BENCH_SMP:-1}" = 1 ]; then
+	kernel upstream-smp
+	kernel ours-smp
+fi
 
-# boot NAME MODE LOG [QEMU_ARGS]: one boot of kernel NAME
+# boot NAME MODE LOG [QEMU_ARGS]: one boot of kernel NAME (upstream or
+# ours); bench_mode=smp boots its two-CPU kernel with two CPUs
 boot() {
 	msg "booting $1 ($2): $3"
+	if [ "$2" = smp ]; then
+		image=$(bzimage "bench-$1-smp") initrd=$dir/$1/smp/initramfs.cpio.gz cpus=2
+	else
+		image=$(bzimage "bench-$1") initrd=$dir/$1/initramfs.cpio.gz cpus=1
+	fi
 	# CACHE: the rig's SSDT and disk files of this run, apart from others'
-	CACHE=$dir QMP_SOCK=$dir/qmp.sock QEMU_ARGS=${4:-} \
+	CACHE=$dir QMP_SOCK=$dir/qmp.sock QEMU_ARGS=${4:-} QEMU_CPUS=$cpus \
 		QEMU_APPEND="loglevel=1 bench_mode=$2 test_timeout=3000" \
-		"$TOP/qemu/run-qemu.sh" "$(bzimage "bench-$1")" \
-		"$dir/$1/initramfs.cpio.gz" "$3" 3600 ||
+		"$TOP/qemu/run-qemu.sh" "$image" "$initrd" "$3" 3600 ||
 		die "QEMU failed; see $3"
 	grep -q '^BENCH end' "$3" || die "the guest did not finish; see $3"
 }
@@ -110,9 +132,19 @@ while [ "$r" -le "$rounds" ]; do
 	for k in $order; do
 		boot "$k" timing "$dir/$k/round-$r.log"
 	done
+	if [ "${BENCH_SMP:-1}" = 1 ]; then
+		for k in $order; do
+			boot "$k" smp "$dir/$k/smp-$r.log"
+		done
+	fi
 	r=$((r + 1))
 done
 echo "boots $(($(date +%s) - t0))" >>"$timings"
 
-python3 "$TOP/bench/report.py" --rounds "$rounds" --timings "$timings" \
-	"$dir" | tee "$dir/report.txt"
+# the report's exit status counts (a log with an error line): not through tee
+rc=0
+# shellcheck disable=SC2086 # $quick is empty or one word
+python3 "$TOP/bench/report.py" --rounds "$rounds" --timings "$timings" $quick \
+	"$dir" >"$dir/report.txt" || rc=$?
+cat "$dir/report.txt"
+[ "$rc" = 0 ] || die "bench/report.py found a problem (exit status $rc); see above"

@@ -33,6 +33,12 @@ recipe() {
 	bench-upstream)
 		KSRC=$("$TOP/tree/get-source.sh") || return 1
 		KFRAGS="$KFRAGS configs/bench.config" ;;
+	# the same with two CPUs, for make bench's bench_mode=smp boots
+	bench-ours-smp)
+		KSRC=$TREE KFRAGS="$KFRAGS configs/bench.config configs/bench-smp.config" ;;
+	bench-upstream-smp)
+		KSRC=$("$TOP/tree/get-source.sh") || return 1
+		KFRAGS="$KFRAGS configs/bench.config configs/bench-smp.config" ;;
 	*) return 1 ;;
 	esac
 }

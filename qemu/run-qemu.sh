@@ -4,7 +4,7 @@
 # Usage: qemu/run-qemu.sh BZIMAGE INITRD LOG [TIMEOUT_SECONDS]
 #
 # Boots BZIMAGE with INITRD under qemu-system-x86_64 (q35, TCG, 512 MiB
-# unless QEMU_MEM says otherwise, one CPU) with the LPSS SSDT
+# unless QEMU_MEM says otherwise, one CPU unless QEMU_CPUS does) with the LPSS SSDT
 # (qemu/lpss-ssdt.asl, compiled here), the memmap= reservation that backs
 # its MMIO page with RAM, lpss_base= (the page's address, for the guest
 # scripts: /lib/guest.sh reads it) and an NVMe disk.
@@ -17,6 +17,8 @@
 #                $CACHE/qemu/ (ssdt .aml, nvme.img, qmp.sock)
 #   QEMU_APPEND  extra kernel command line arguments
 #   QEMU_MEM     guest memory in MiB (default 512)
+#   QEMU_CPUS    number of guest CPUs (default 1; more need a kernel with
+#                CONFIG_SMP, e.g. configs/bench-smp.config)
 #   QEMU_ARGS    extra qemu-system-x86_64 arguments, split at spaces (e.g.
 #                a TCG plugin: -plugin PATH.so,ARG=VALUE)
 #   QMP_SOCK     QMP unix socket path (default $CACHE/qemu/qmp.sock); a host
@@ -85,7 +87,7 @@ run() {
 	status=0
 	# shellcheck disable=SC2086 # $fg is empty or one word, QEMU_ARGS a word list
 	timeout $fg -k 10 "$limit" qemu-system-x86_64 ${QEMU_ARGS:-} \
-		-machine q35 -m "${QEMU_MEM:-512}" -smp 1 -cpu max \
+		-machine q35 -m "${QEMU_MEM:-512}" -smp "${QEMU_CPUS:-1}" -cpu max \
 		-nographic -no-reboot -nic none \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "$append" \

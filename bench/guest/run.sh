@@ -7,7 +7,12 @@
 #   bench_mode=timing   user path (sysfs-write-bench) and kernel path
 #                       (pmqos_bench.ko) costs, then operations on other
 #                       devices while a callback sleeps (the module's
-#                       isolation workload), one round
+#                       isolation workload) and update rates on other
+#                       devices while a callback is kept busy (its rate
+#                       workload), one round
+#   bench_mode=smp      updates from two CPUs at once on two devices (the
+#                       module's smp workload alone), one round, in a boot
+#                       of the two-CPU kernel with two CPUs
 #   bench_mode=traffic  LTR fidelity sweep and register traffic, in a boot
 #                       with the mmio-count QEMU plugin: every change is
 #                       done between two marker reads that open and close
@@ -22,12 +27,32 @@ MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 # updates per measurement), BENCH_WRITES (timed sysfs writes per
 # measurement), BENCH_REPS (measurements of each kind), BENCH_SLOW_MS
 # (how long the slow callback of the isolation workload sleeps, default 500),
+# BENCH_RATE_MS (each counting window of the rate workload, default 500),
+# BENCH_BUSY_MS (how long the busy callback sleeps per call, default 10),
 # BENCH_SWEEP (the tolerances of the fidelity sweep, us, ascending)
 # shellcheck source=/dev/null # written by bench/bench.sh
 . ./params
 
 # mark OFFSET: read LPSS + OFFSET, a window marker of the mmio-count plugin
 mark() { devmem $((LPSS + $1)) 32 >/dev/null; }
+
+# bench_module ARG...: load pmqos_bench.ko with ARGs, pass its result lines
+# on as BENCH lines, unload it; on failure its error lines, then ours
+bench_module() {
+	dmesg -c >/dev/null
+	if insmod ./pmqos_bench.ko "$@"; then
+		dmesg | sed -n -e 's/.*pmqos_bench: \(kpath .*\)/BENCH \1/p' \
+			-e 's/.*pmqos_bench: \(isolation .*\)/BENCH \1/p' \
+			-e 's/.*pmqos_bench: \(rate .*\)/BENCH \1/p' \
+			-e 's/.*pmqos_bench: \(smp .*\)/BENCH \1/p'
+		rmmod pmqos_bench
+	else
+		# the module's own error lines first: the report quotes the first
+		dmesg | sed -n 's/.*\(pmqos_bench: .*error.*\)/BENCH error \1/p'
+		echo "BENCH error insmod failed"
+		dmesg | grep pmqos_bench
+	fi
+}
 
 mode=$(cmdline_arg bench_mode) || mode=
 
@@ -58,18 +83,14 @@ timing)
 		done
 	done
 	echo auto >"$LPSS_ATTR"
-	dmesg -c >/dev/null
-	if insmod ./pmqos_bench.ko counts="$BENCH_COUNTS" iters="$BENCH_ITERS" \
-		reps="$BENCH_REPS" isolation=1 slow_ms="${BENCH_SLOW_MS:-500}"; then
-		dmesg | sed -n -e 's/.*pmqos_bench: \(kpath .*\)/BENCH \1/p' \
-			-e 's/.*pmqos_bench: \(isolation .*\)/BENCH \1/p'
-		rmmod pmqos_bench
-	else
-		# the module's own error lines first: the report quotes the first
-		dmesg | sed -n 's/.*\(pmqos_bench: .*error.*\)/BENCH error \1/p'
-		echo "BENCH error insmod failed"
-		dmesg | grep pmqos_bench
-	fi
+	bench_module counts="$BENCH_COUNTS" iters="$BENCH_ITERS" \
+		reps="$BENCH_REPS" isolation=1 slow_ms="${BENCH_SLOW_MS:-500}" \
+		rate=1 rate_ms="${BENCH_RATE_MS:-500}" busy_ms="${BENCH_BUSY_MS:-10}"
+	;;
+smp)
+	echo "BENCH cpus $(grep -c '^processor' /proc/cpuinfo)"
+	bench_module kpath=0 isolation=0 rate=0 smp=1 iters="$BENCH_ITERS" \
+		reps="$BENCH_REPS"
 	;;
 traffic)
 	window=0

@@ -71,6 +71,51 @@
  * C).  Mainline runs the callbacks under dev_pm_qos_mtx, which all three
  * operations take.
  *
+ * Then, if the "rate" parameter is set (the default): how many updates of
+ * other devices' requests complete in a window of "rate_ms" ms while the
+ * callback of a device A2 is kept busy.  A2's ->set_latency_tolerance()
+ * sleeps "busy_ms" ms on every call; with "a=busy" a kthread moves A2's
+ * latency tolerance request between two values in a loop for the whole
+ * window (so A2's callback runs and sleeps again and again), with "a=idle"
+ * there is no kthread.  Meanwhile the loading thread updates, as many times
+ * as the window allows (cond_resched() between updates):
+ *
+ *   "lt_other":     B's latency tolerance request, alternating between two
+ *                   values (every update runs B's callback)
+ *   "resume_other": C's resume latency request, alternating likewise
+ *
+ * "reps" times: lt_other idle, lt_other busy, resume_other idle,
+ * resume_other busy.  One line per window:
+ *
+ *   pmqos_bench: rate op=OP a=busy|idle rep=K updates=U ns=NS a_calls=AC
+ *                callbacks=C rate_ms=W busy_ms=B
+ *
+ * (on one line).  "ns": the window's actual length, from its first update to
+ * the end of its last; "a_calls": A2's callback runs that began during the
+ * window (0 when idle; a busy window without one is an error); "callbacks":
+ * B's callback runs during the window (0 for resume_other).  The kthread is
+ * stopped and A2's request moved back to its resting value before the next
+ * window.  Mainline runs A2's callback, sleep included, under dev_pm_qos_mtx,
+ * which B's and C's updates take too.
+ *
+ * If the "smp" parameter is set (off by default; needs two online CPUs):
+ * dev_pm_qos_update_request() from two CPUs at once on two different
+ * devices.  E and F have callbacks that only count, and one latency
+ * tolerance request each.  Two kthreads, bound to the first two online CPUs,
+ * wait at a common start, then each updates its own device's request
+ * "smp_iters" times (default: "iters"), alternating between two values (so
+ * each update runs the callback).  Then, for comparison, one kthread alone
+ * on the first CPU does the same number of updates on E.  "reps" times each;
+ * one line per run:
+ *
+ *   pmqos_bench: smp cpus=2|1 rep=K updates=U ns=NS callbacks=C
+ *
+ * "updates": all threads' updates together; "ns": from the first thread's
+ * start to the last one's finish; "callbacks": E's and F's callback runs.
+ * With fewer than two CPUs online an error line says so and nothing is run.
+ * The "kpath" parameter (default on) runs the kernel path costs above; an
+ * smp-only load sets kpath=0 isolation=0 rate=0 smp=1.
+ *
  * Errors are reported as "pmqos_bench: error ..." lines and fail the load.
  * Once loaded, the module does nothing until it is unloaded.
  */
@@ -111,6 +156,30 @@ MODULE_PARM_DESC(isolation, "time operations on other devices while a callback s
 static unsigned int slow_ms = 500;
 module_param(slow_ms, uint, 0444);
 MODULE_PARM_DESC(slow_ms, "how long the slow callback sleeps, in ms");
+
+static bool kpath = true;
+module_param(kpath, bool, 0444);
+MODULE_PARM_DESC(kpath, "time dev_pm_qos_update_request() with 1 to N requests");
+
+static bool rate = true;
+module_param(rate, bool, 0444);
+MODULE_PARM_DESC(rate, "count updates of other devices while a callback is kept busy");
+
+static unsigned int rate_ms = 500;
+module_param(rate_ms, uint, 0444);
+MODULE_PARM_DESC(rate_ms, "length of each counting window, in ms");
+
+static unsigned int busy_ms = 10;
+module_param(busy_ms, uint, 0444);
+MODULE_PARM_DESC(busy_ms, "how long the busy callback sleeps on every call, in ms");
+
+static bool smp;
+module_param(smp, bool, 0444);
+MODULE_PARM_DESC(smp, "time updates from two CPUs on two devices at once");
+
+static unsigned int smp_iters;
+module_param(smp_iters, uint, 0444);
+MODULE_PARM_DESC(smp_iters, "updates per thread in the smp workload (0: iters)");
 
 #define BENCH_OTHERS_BASE_US	1000
 #define BENCH_PIN_US		5
@@ -525,7 +594,170 @@ static int iso_setup(void)
 	return ret < 0 ? ret : 0;
 }
 
-static int bench_isolation(void)
+/* A2's request moves between these; it rests at the first */
+#define RATE_A_REST_US		300
+#define RATE_A_OTHER_US		400
+/* How long the kthread may take to get A2's callback running */
+#define RATE_START_MS		10000
+
+static struct platform_device *rate_a;
+static struct dev_pm_qos_request rate_a_req;
+static unsigned int rate_a_calls;
+static int rate_a_ret;
+/* Completed by A2's callback on its first run since the kthread began */
+static DECLARE_COMPLETION(rate_a_event);
+
+static void rate_a_set_latency_tolerance(struct device *dev, s32 val)
+{
+	WRITE_ONCE(rate_a_calls, rate_a_calls + 1);
+	complete(&rate_a_event);
+	msleep(busy_ms);
+}
+
+/* The kthread: keeps A2's callback busy until kthread_stop() */
+static int rate_a_thread(void *data)
+{
+	s32 val = RATE_A_REST_US;
+	int ret;
+
+	while (!kthread_should_stop()) {
+		val = val == RATE_A_REST_US ? RATE_A_OTHER_US : RATE_A_REST_US;
+		ret = dev_pm_qos_update_request(&rate_a_req, val);
+		if (ret < 0) {
+			WRITE_ONCE(rate_a_ret, ret);
+			complete(&rate_a_event);
+			break;
+		}
+	}
+
+	/* Wait for kthread_stop(): the task must still be there for it */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * Count the updates of @op's request that complete in one window of rate_ms
+ * ms, with A2's callback kept busy by a kthread if @busy.
+ */
+static int rate_measure(enum iso_op op, bool busy, unsigned int rep)
+{
+	struct task_struct *thread = NULL;
+	struct dev_pm_qos_request *req;
+	unsigned int updates = 0, a_calls, calls;
+	u64 window = (u64)rate_ms * NSEC_PER_MSEC, t0, t;
+	s32 *value;
+	int ret = 0, err;
+
+	if (op == ISO_LT_OTHER) {
+		req = &iso_b_req;
+		value = &iso_b_value;
+	} else {
+		req = &iso_c_req;
+		value = &iso_c_value;
+	}
+
+	if (busy) {
+		WRITE_ONCE(rate_a_ret, 0);
+		reinit_completion(&rate_a_event);
+		thread = kthread_run(rate_a_thread, NULL, "pmqos_bench_a2");
+		if (IS_ERR(thread)) {
+			ret = PTR_ERR(thread);
+			thread = NULL;
+			pr_err("pmqos_bench: error %d: rate: starting the kthread\n",
+			       ret);
+			return ret;
+		}
+		/* Until A2's callback has run once, or the kthread failed */
+		if (!wait_for_completion_timeout(&rate_a_event,
+						 msecs_to_jiffies(RATE_START_MS))) {
+			ret = -ETIMEDOUT;
+			pr_err("pmqos_bench: error %d: rate: A2's callback did not start\n",
+			       ret);
+			goto out;
+		}
+	}
+
+	a_calls = READ_ONCE(rate_a_calls);
+	calls = READ_ONCE(iso_b_callbacks);
+	t0 = ktime_get_ns();
+	t = t0;
+	do {
+		*value = *value == BENCH_ISO_US ? 2 * BENCH_ISO_US : BENCH_ISO_US;
+		ret = dev_pm_qos_update_request(req, *value);
+		if (ret < 0)
+			break;
+		ret = 0;
+		updates++;
+		/* Let the kthread run when its sleep ends, as a real loop would */
+		cond_resched();
+		t = ktime_get_ns();
+	} while (t - t0 < window);
+	a_calls = READ_ONCE(rate_a_calls) - a_calls;
+	calls = READ_ONCE(iso_b_callbacks) - calls;
+	if (ret) {
+		pr_err("pmqos_bench: error %d: rate: %s\n", ret, iso_op_names[op]);
+		goto out;
+	}
+	if (busy && !a_calls) {
+		ret = -EIO;
+		pr_err("pmqos_bench: error: rate: %s: A2's callback never ran during the busy window\n",
+		       iso_op_names[op]);
+		goto out;
+	}
+	pr_info("pmqos_bench: rate op=%s a=%s rep=%u updates=%u ns=%llu a_calls=%u callbacks=%u rate_ms=%u busy_ms=%u\n",
+		iso_op_names[op], busy ? "busy" : "idle", rep, updates, t - t0,
+		a_calls, calls, rate_ms, busy_ms);
+
+out:
+	if (thread) {
+		/* Returns once the kthread is out of its loop: A2 is left alone */
+		kthread_stop(thread);
+		err = READ_ONCE(rate_a_ret);
+		if (err < 0 && !ret) {
+			pr_err("pmqos_bench: error %d: rate: updating A2\n", err);
+			ret = err;
+		}
+		/* A2 back at rest (one more sleep of its callback if it moves) */
+		err = dev_pm_qos_update_request(&rate_a_req, RATE_A_REST_US);
+		if (err < 0 && !ret) {
+			pr_err("pmqos_bench: error %d: rate: moving A2 back\n", err);
+			ret = err;
+		}
+	}
+	return ret;
+}
+
+static void rate_teardown(void)
+{
+	if (dev_pm_qos_request_active(&rate_a_req))
+		dev_pm_qos_remove_request(&rate_a_req);
+	if (!IS_ERR_OR_NULL(rate_a))
+		platform_device_unregister(rate_a);
+	rate_a = NULL;
+}
+
+static int rate_setup(void)
+{
+	int ret;
+
+	if (!rate_ms) {
+		pr_err("pmqos_bench: error: rate: rate_ms must not be 0\n");
+		return -EINVAL;
+	}
+	rate_a = iso_device_add("pmqos_bench_a2", rate_a_set_latency_tolerance);
+	if (IS_ERR(rate_a))
+		return PTR_ERR(rate_a);
+	ret = dev_pm_qos_add_request(&rate_a->dev, &rate_a_req,
+				     DEV_PM_QOS_LATENCY_TOLERANCE, RATE_A_REST_US);
+	return ret < 0 ? ret : 0;
+}
+
+static int bench_others(void)
 {
 	unsigned int rep;
 	enum iso_op op;
@@ -537,7 +769,7 @@ static int bench_isolation(void)
 		       ret);
 		goto out;
 	}
-	for (rep = 0; rep < reps; rep++) {
+	for (rep = 0; isolation && rep < reps; rep++) {
 		for (op = 0; op < ISO_NR_OPS; op++) {
 			ret = iso_measure(op, true, rep);
 			if (ret)
@@ -547,8 +779,202 @@ static int bench_isolation(void)
 				goto out;
 		}
 	}
+	if (!rate)
+		goto out;
+	ret = rate_setup();
+	if (ret) {
+		pr_err("pmqos_bench: error %d: rate: setting up A2\n", ret);
+		goto out;
+	}
+	for (rep = 0; rep < reps; rep++) {
+		for (op = ISO_LT_OTHER; op <= ISO_RESUME_OTHER; op++) {
+			ret = rate_measure(op, false, rep);
+			if (ret)
+				goto out;
+			ret = rate_measure(op, true, rep);
+			if (ret)
+				goto out;
+		}
+	}
 out:
+	rate_teardown();
 	iso_teardown();
+	return ret;
+}
+
+/* The smp workload: one per thread */
+struct smp_worker {
+	struct dev_pm_qos_request *req;
+	unsigned int n;
+	struct completion ready, done;
+	u64 start, end;
+	int ret;
+};
+
+static struct platform_device *smp_e, *smp_f;
+static struct dev_pm_qos_request smp_e_req, smp_f_req;
+static unsigned int smp_e_callbacks, smp_f_callbacks;
+/* Completed (for all) when the threads may start */
+static DECLARE_COMPLETION(smp_go);
+
+static void smp_e_set_latency_tolerance(struct device *dev, s32 val)
+{
+	WRITE_ONCE(smp_e_callbacks, smp_e_callbacks + 1);
+}
+
+static void smp_f_set_latency_tolerance(struct device *dev, s32 val)
+{
+	WRITE_ONCE(smp_f_callbacks, smp_f_callbacks + 1);
+}
+
+static int smp_thread(void *data)
+{
+	struct smp_worker *w = data;
+	unsigned int i;
+	int ret = 0;
+
+	complete(&w->ready);
+	wait_for_completion(&smp_go);
+	w->start = ktime_get_ns();
+	for (i = 0; i < w->n; i++) {
+		ret = dev_pm_qos_update_request(w->req, (i & 1) ? BENCH_HIGH_US :
+								  BENCH_LOW_US);
+		if (ret < 0)
+			break;
+		ret = 0;
+	}
+	w->end = ktime_get_ns();
+	w->ret = ret;
+	complete(&w->done);
+
+	/* Wait for kthread_stop(): the task must still be there for it */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * One run: @nr threads (1 or 2) on the first @nr of @cpus, started together,
+ * each doing @n updates on its own device's request; its line says @rep,
+ * none for a warm-up run (@rep is BENCH_SMP_WARMUP).
+ */
+#define BENCH_SMP_WARMUP	UINT_MAX
+static int smp_run(unsigned int nr, const unsigned int *cpus, unsigned int n,
+		   unsigned int rep)
+{
+	struct dev_pm_qos_request *reqs[2] = { &smp_e_req, &smp_f_req };
+	struct task_struct *threads[2] = { NULL, NULL };
+	struct smp_worker w[2] = { };
+	unsigned int i, calls;
+	u64 start = U64_MAX, end = 0;
+	int ret = 0;
+
+	reinit_completion(&smp_go);
+	for (i = 0; i < nr; i++) {
+		w[i].req = reqs[i];
+		w[i].n = n;
+		init_completion(&w[i].ready);
+		init_completion(&w[i].done);
+		threads[i] = kthread_create(smp_thread, &w[i],
+					    "pmqos_bench_smp/%u", cpus[i]);
+		if (IS_ERR(threads[i])) {
+			ret = PTR_ERR(threads[i]);
+			threads[i] = NULL;
+			pr_err("pmqos_bench: error %d: smp: creating a kthread\n",
+			       ret);
+			break;
+		}
+		kthread_bind(threads[i], cpus[i]);
+		wake_up_process(threads[i]);
+	}
+	for (i = 0; i < nr; i++) {
+		if (threads[i])
+			wait_for_completion(&w[i].ready);
+	}
+	calls = READ_ONCE(smp_e_callbacks) + READ_ONCE(smp_f_callbacks);
+	/* All at once; on an error, the threads there run and are discarded */
+	complete_all(&smp_go);
+	for (i = 0; i < nr; i++) {
+		if (!threads[i])
+			continue;
+		wait_for_completion(&w[i].done);
+		kthread_stop(threads[i]);
+		start = min(start, w[i].start);
+		end = max(end, w[i].end);
+		if (w[i].ret < 0 && !ret) {
+			ret = w[i].ret;
+			pr_err("pmqos_bench: error %d: smp: updating on CPU %u\n",
+			       ret, cpus[i]);
+		}
+	}
+	calls = READ_ONCE(smp_e_callbacks) + READ_ONCE(smp_f_callbacks) - calls;
+	if (!ret && rep != BENCH_SMP_WARMUP)
+		pr_info("pmqos_bench: smp cpus=%u rep=%u updates=%u ns=%llu callbacks=%u\n",
+			nr, rep, nr * n, end - start, calls);
+	return ret;
+}
+
+static void smp_teardown(void)
+{
+	if (dev_pm_qos_request_active(&smp_e_req))
+		dev_pm_qos_remove_request(&smp_e_req);
+	if (dev_pm_qos_request_active(&smp_f_req))
+		dev_pm_qos_remove_request(&smp_f_req);
+	if (!IS_ERR_OR_NULL(smp_e))
+		platform_device_unregister(smp_e);
+	if (!IS_ERR_OR_NULL(smp_f))
+		platform_device_unregister(smp_f);
+	smp_e = NULL;
+	smp_f = NULL;
+}
+
+static int bench_smp(void)
+{
+	unsigned int cpus[2], n = smp_iters ? smp_iters : iters, rep;
+	int ret;
+
+	if (num_online_cpus() < 2) {
+		pr_err("pmqos_bench: error: smp: %u CPU online, 2 needed: skipped\n",
+		       num_online_cpus());
+		return -ENODEV;
+	}
+	cpus[0] = cpumask_first(cpu_online_mask);
+	cpus[1] = cpumask_next(cpus[0], cpu_online_mask);
+
+	smp_e = iso_device_add("pmqos_bench_e", smp_e_set_latency_tolerance);
+	ret = PTR_ERR_OR_ZERO(smp_e);
+	if (!ret) {
+		smp_f = iso_device_add("pmqos_bench_f",
+				       smp_f_set_latency_tolerance);
+		ret = PTR_ERR_OR_ZERO(smp_f);
+	}
+	if (!ret)
+		ret = dev_pm_qos_add_request(&smp_e->dev, &smp_e_req,
+					     DEV_PM_QOS_LATENCY_TOLERANCE,
+					     BENCH_HIGH_US);
+	if (ret >= 0)
+		ret = dev_pm_qos_add_request(&smp_f->dev, &smp_f_req,
+					     DEV_PM_QOS_LATENCY_TOLERANCE,
+					     BENCH_HIGH_US);
+	if (ret < 0) {
+		pr_err("pmqos_bench: error %d: smp: setting up E and F\n", ret);
+		goto out;
+	}
+	ret = 0;
+
+	/* Warm up, untimed */
+	ret = smp_run(2, cpus, n / 10, BENCH_SMP_WARMUP);
+	for (rep = 0; !ret && rep < reps; rep++) {
+		ret = smp_run(2, cpus, n, rep);
+		if (!ret)
+			ret = smp_run(1, cpus, n, rep);
+	}
+out:
+	smp_teardown();
 	return ret;
 }
 
@@ -569,13 +995,13 @@ static int __init pmqos_bench_init(void)
 		return ret;
 	}
 
-	list = kstrdup(counts, GFP_KERNEL);
+	list = kstrdup(kpath ? counts : "", GFP_KERNEL);
 	if (!list) {
 		ret = -ENOMEM;
 		goto err;
 	}
 	cur = list;
-	while ((tok = strsep(&cur, ",")) != NULL) {
+	while (kpath && (tok = strsep(&cur, ",")) != NULL) {
 		ret = kstrtouint(tok, 10, &n);
 		if (ret || n < 1) {
 			pr_err("pmqos_bench: bad count '%s'\n", tok);
@@ -587,8 +1013,10 @@ static int __init pmqos_bench_init(void)
 			break;
 	}
 	kfree(list);
-	if (!ret && isolation)
-		ret = bench_isolation();
+	if (!ret && (isolation || rate))
+		ret = bench_others();
+	if (!ret && smp)
+		ret = bench_smp();
 	pr_info("pmqos_bench: done (%d)\n", ret);
 	if (!ret)
 		return 0;

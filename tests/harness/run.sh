@@ -7,8 +7,10 @@
 # tests/harness/fixtures/: the good log must pass, each bad one must fail
 # with the expected reason; of qemu/qmp-watch.py, run on fixture
 # console logs against tests/harness/fake-qmp.py (a stand-in QMP socket);
-# and of lib/progress.py and kernel/build-kernel.sh's use of it, on
-# the output of tests/harness/fake-kbuild/make (a stand-in for kbuild).
+# of lib/progress.py and kernel/build-kernel.sh's use of it, on the
+# output of tests/harness/fake-kbuild/make (a stand-in for kbuild); and of
+# bench/report.py, on a real QUICK=1 bench output (fixtures/bench-quick)
+# and on synthetic ones (tests/harness/bench-logs.py).
 # Prints KTAP and a final "N passed, M failed"; exits non-zero on any
 # failure.  Not a guest test: do not pack it.
 # Env: KTAP_CHECK, QMP_WATCH and PROGRESS, the scripts to test (default
@@ -85,7 +87,7 @@ wait_for() {
 
 echo "KTAP version 1"
 echo "# Subtest: harness"
-echo "1..42"
+echo "1..52"
 expect 0 '^9 passed, 0 failed, 2 skipped$' good.log \
 	--expect kunit --expect lpss_ltr --expect sysfs_abi
 expect 0 '^PASS kunit: 2.1.3 ltr_encode/ltr_encode_round_down/33554432 ns$' \
@@ -270,6 +272,87 @@ rc=$?
 	grep -q -- ' -j[0-9]* bzImage$' "$tmp/args" && ! grep -q -- ' -s ' "$tmp/args" &&
 	[ -f "$cache/build/fake/.objects" ]
 verdict $? "build-kernel.sh: check.sh's log gets every line, fd 8 the progress (rc $rc)"
+
+# bench/report.py: on the logs of a real QUICK=1 run (fixtures/bench-quick,
+# from before the rate and smp workloads: those rows must say they are
+# missing) and on synthetic logs with every kind of line
+# (bench-logs.py: known per-round ratios, each round's value the median of
+# three repetitions that differ).  The report writes its plot files into
+# the directory: copies in $tmp.
+# report DIR ARG...: the report of DIR into $out, its exit status in $rc
+report() {
+	d=$1
+	shift
+	python3 "$here/../../bench/report.py" "$@" "$d" >"$out" 2>&1
+	rc=$?
+}
+# has TEXT: a line of $out is TEXT, exactly
+has() { grep -qxF -e "$1" "$out"; }
+cp -r "$fix/bench-quick" "$tmp/bq"
+report "$tmp/bq" --rounds 3 --quick
+[ "$rc" = 0 ] &&
+	[ "$(head -n 1 "$out")" = "QUICK RUN: a smoke test, not evidence.  Fewer rounds, request counts," ] &&
+	[ "$(tail -n 3 "$out" | head -n 1)" = "QUICK RUN: a smoke test, not evidence.  Fewer rounds, request counts," ] &&
+	has "No verdict: a smoke test (QUICK=1)." && ! grep -q '^Verdict' "$out"
+verdict $? "bench report: QUICK=1 says smoke test first and last, no verdict (rc $rc)"
+grep -q '^| kernel path: min changes, N=10,000 *| *lower | *1\.50 | *1\.25 | *0\.88 | *1\.25! | *0\.88-1\.50 | 3 |$' "$out" &&
+	grep -q '^  min changes, N=10,000  .*  1\.25   lower$' "$out" &&
+	has "  note: kernel path: min changes, N=10,000: the per-round ratios straddle 1.00 (0.88-1.50, median 1.25): this run does not say which kernel is ahead"
+verdict $? "bench report: per-round ratios of a real run, the median of them in the table, the straddle noted"
+has "    missing: no BENCH rate lines in the logs (pmqos_bench.ko without the" &&
+	has "    missing: no smp-N.log (bench.sh with BENCH_SMP=0, or an older bench)" &&
+	has "  note: busy A: latency tolerance updates/s, device B, A busy: missing (no BENCH rate lines)" &&
+	has "  note: two CPUs: total updates/s, two CPUs: missing (no smp-N.log)" &&
+	grep -q '^  latency tolerance update, other device  .* 1/380,000   lower$' "$out" &&
+	grep -q '^  reads per effective change (sweep)  .*  2\.00  .*  0\.00  ' "$out"
+verdict $? "bench report: logs without rate and smp lines: those rows say missing, the others stay"
+report "$tmp/bq" --rounds 3
+[ "$rc" = 0 ] && ! grep -q 'QUICK RUN' "$out" &&
+	has "Verdict of this run: NOT MET (the issue asks for two full runs in a row)" &&
+	has "  busy A, latency tolerance: missing" && has "  two CPUs, total updates/s: missing"
+verdict $? "bench report: a full run with rows missing is NOT MET (rc $rc)"
+report "$tmp/bq" --rounds 2
+[ "$rc" = 0 ] && has "No verdict: a smoke test (only 2 rounds)." &&
+	grep -q '^| kernel path: min changes, N=1 *| *lower | *1\.56 | *0\.95 | *1\.25! | *0\.95-1\.56 | 2 |$' "$out"
+verdict $? "bench report: two rounds: no verdict; the median of two ratios (rc $rc)"
+python3 "$here/bench-logs.py" "$fix/bench-quick" "$tmp/bs"
+report "$tmp/bs" --rounds 5
+[ "$rc" = 0 ] && has "Verdict of this run: MET (the issue asks for two full runs in a row)" &&
+	grep -q '^  min changes, N=1  *300 \[300-300\]  *279 \[273-285\]  *0\.93   lower$' "$out" &&
+	grep -q '^| sysfs: 10/20 alternating: every write changes *| *higher | *1\.10 | *1\.11 | *1\.12 | *1\.13 | *1\.14 | *1\.12 | *1\.10-1\.14 | 5 |$' "$out" &&
+	has "  dev_pm_qos_update_request() time, ours/upstream <= 1.00: met (5 of 5 rows at the mark)" &&
+	has "  sysfs writes/s, ours/upstream >= 1.00: met (2 of 2 rows at the mark)" &&
+	has "  busy A, latency tolerance: ours busy/idle 0.95 (met: goal >= 0.9; upstream 0.0001)" &&
+	has "  two CPUs, total updates/s: ours/upstream 1.80 (no mark)" &&
+	grep -q '^  busy / idle: latency tolerance  *0\.0001 \[0\.0001-0\.0001\]  *0\.950 \[0\.950-0\.950\]  *19,000  higher$' "$out" &&
+	grep -q '^  two CPUs / one CPU  *1\.00 \[1\.00-1\.00\]  *1\.80 \[1\.80-1\.80\]  *1\.80  higher$' "$out"
+verdict $? "bench report: synthetic full run with rate and smp lines: rows, per-round ratios, verdict MET (rc $rc)"
+has "  note: kernel path: min unchanged, N=10,000: spread 0.90-0.99 (0.09) is wider than the effect |0.97 - 1| = 0.03" &&
+	has "  note: sysfs: 10 again and again: no write changes: the per-round ratios straddle 1.00 (0.98-1.08, median 1.06): this run does not say which kernel is ahead" &&
+	has "  not settled by this run (spread wider than the effect): kernel path: min unchanged, N=10,000, sysfs: 10 again and again: no write changes" &&
+	[ "$(grep -c '^  note: ' "$out")" = 3 ]
+verdict $? "bench report: a note for each spread wider than its effect, none for the others"
+python3 "$here/bench-logs.py" --slower --keep 0.5 "$fix/bench-quick" "$tmp/bslow"
+report "$tmp/bslow" --rounds 5
+[ "$rc" = 0 ] && has "Verdict of this run: NOT MET (the issue asks for two full runs in a row)" &&
+	has "  dev_pm_qos_update_request() time, ours/upstream <= 1.00: NOT met (0 of 5 rows at the mark)" &&
+	has "      above the mark: min unchanged, N=10,000 (1.02)" &&
+	has "  busy A, resume latency: ours busy/idle 0.50 (NOT met: goal >= 0.9; upstream 0.0001)"
+verdict $? "bench report: ours slower and a busy neighbour halving its rate: NOT MET, rows named (rc $rc)"
+python3 "$here/bench-logs.py" --smp-error 2 --no-round 3 "$fix/bench-quick" "$tmp/berr"
+report "$tmp/berr" --rounds 5
+[ "$rc" = 1 ] && has "  $tmp/berr/ours/smp-2.log: error pmqos_bench: error: smp: 1 CPU online, 2 needed: skipped" &&
+	has "  $tmp/berr/ours/round-3.log: No such file or directory" &&
+	grep -q '^| two CPUs: total updates/s, two CPUs, devices E and F *| *higher | *1\.80 | *- | *1\.80 | *1\.80 | *1\.80 | *1\.80 | *1\.80-1\.80 | 4 |$' "$out" &&
+	grep -q '^| kernel path: min changes, N=1 *| *lower | *0\.91 | *0\.92 | *- | *0\.94 | *0\.95 | *0\.93 | *0\.91-0\.95 | 4 |$' "$out" &&
+	grep -q '^Verdict of this run: MET .*; logs missing or failed, see PROBLEMS below$' "$out"
+verdict $? "bench report: a missing round log and an smp error: those rounds left out, named, exit 1 (rc $rc)"
+python3 "$here/bench-logs.py" --no-smp "$fix/bench-quick" "$tmp/bnosmp"
+report "$tmp/bnosmp" --rounds 5
+[ "$rc" = 0 ] && has "    missing: no smp-N.log (bench.sh with BENCH_SMP=0, or an older bench)" &&
+	has "  two CPUs, total updates/s: missing" &&
+	has "Verdict of this run: NOT MET (the issue asks for two full runs in a row)"
+verdict $? "bench report: no smp logs: the two-CPU rows missing, no verdict MET (rc $rc)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
