@@ -7,8 +7,12 @@
 # (with a latency tolerance request) removed.  Each must take at most
 # LIMIT_MS (100); ia's callback must still be sleeping when it is done, or
 # the measurement proves nothing.  The timed writes are shell builtins (no
-# fork), timed with /proc/uptime (10 ms resolution).  Then ia itself is removed while its callback sleeps: that
-# waits for the callback, and the callback's last value is the request's.
+# fork), timed with /proc/uptime (10 ms resolution).  Then the attribute of
+# a device ie is hidden while ie's callback sleeps: the hide waits for the
+# callback to drop ie's user space request, but holds no lock that exposing
+# ib's attribute needs meanwhile.  Then ia itself is removed while its
+# callback sleeps: that waits for the callback, and the callback's last
+# value is the request's.
 SUITE=power_qos_isolation
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
@@ -57,7 +61,7 @@ slow_start() {
 	[ "$(rd "$(td ia)/cb_busy")" = 1 ]
 }
 
-ktap_begin "$SUITE" 6
+ktap_begin "$SUITE" 7
 
 ok=0
 mk ia && mk ib && mk ic nocb && mk id || ok=1
@@ -88,6 +92,40 @@ result $ok "resume latency request of another device: $ms_c ms"
 ok=0
 [ "$res_d" = OK ] && [ "$busy_d" = 1 ] && [ "$ms_d" -le "$LIMIT_MS" ] && ! [ -e "$CTL/id" ] || ok=1
 result $ok "removal of another device: $ms_d ms"
+
+# Hiding ie's attribute while ie's callback sleeps (run by an ancestor
+# request of its child iec, so that no lock of the test module is held for
+# ie): the hide waits for the callback, exposing ib's attribute does not.
+ok=0
+mk ie && mk iec "nocb parent=ie" || ok=1
+wr_ok "$(lt ie)" 500 || ok=1
+wr_ok "$(td ie)/cb_delay_ms" "$SLOW_MS" || ok=1
+{ echo "ancestor 1 100" >"$(td iec)/requests"; } 2>/dev/null &
+slow_pid=$!
+i=0
+while [ "$(rd "$(td ie)/cb_busy")" != 1 ] && [ "$i" -lt 200 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+[ "$(rd "$(td ie)/cb_busy")" = 1 ] || { diag "ie's callback did not start"; ok=1; }
+{ echo 1 >"$(td ie)/hide"; } 2>/dev/null &
+hide_pid=$!
+i=0
+while [ -e "$(lt ie)" ] && [ "$i" -lt 200 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+[ -e "$(lt ie)" ] && { diag "ie's attribute is still there"; ok=1; }
+timed "$(td ib)/expose" 1
+busy=$(rd "$(td ie)/cb_busy")
+wait "$hide_pid" || ok=1
+wait "$slow_pid" || ok=1
+diag "while ie's callback slept and its attribute was being hidden: ib's attribute exposed in $MS ms ($T_RES; ie still sleeping after: $busy)"
+[ "$T_RES" = OK ] && [ "$busy" = 1 ] && [ "$MS" -le "$LIMIT_MS" ] || ok=1
+check_eq "ie's callback after the hide" "$(cb_state ie)" 100/2 || ok=1
+wr_ok "$(td ie)/cb_delay_ms" 0 || ok=1
+rmt iec && rmt ie || ok=1
+result $ok "hiding the attribute of a device whose callback sleeps: $MS ms for another device's expose"
 
 # Removing ia waits for its own running callback, which still completes
 ok=0
