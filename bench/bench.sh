@@ -19,9 +19,10 @@
 # Everything goes to $OUT/bench/ (round R of kernel K: K/round-R.log and
 # K/smp-R.log).  No pass/fail on timings: the exit status says only
 # whether every step ran.
-# Env: QUICK=1 (3 rounds, fewer request counts, iterations, sweep points,
+# Boots run with norandmaps: one source of per-boot variance less for the
+# user path.  Env: QUICK=1 (3 rounds, fewer request counts, iterations, sweep points,
 # shorter counting windows: a smoke test, the report says so and gives no
-# verdict), ROUNDS=N (overrides the number of rounds), BENCH_SMP=0 (no
+# verdict), ROUNDS=N (overrides the number of rounds: 9 by default), BENCH_SMP=0 (no
 # two-CPU kernels and boots).
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
@@ -31,7 +32,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 	rounds=${ROUNDS:-3} per_decade=5 quick=--quick
 	params='BENCH_COUNTS=1,100,10000 BENCH_ITERS=5000 BENCH_WRITES=5000 BENCH_REPS=3 BENCH_RATE_MS=200'
 else
-	rounds=${ROUNDS:-5} per_decade=20 quick=
+	rounds=${ROUNDS:-9} per_decade=20 quick=
 	params='BENCH_COUNTS=1,10,100,1000,10000 BENCH_ITERS=20000 BENCH_WRITES=20000 BENCH_REPS=5 BENCH_RATE_MS=500'
 fi
 case "$rounds" in '' | *[!0-9]* | 0) die "ROUNDS must be a positive number" ;; esac
@@ -115,7 +116,7 @@ boot() {
 	fi
 	# CACHE: the rig's SSDT and disk files of this run, apart from others'
 	CACHE=$dir QMP_SOCK=$dir/qmp.sock QEMU_ARGS=${4:-} QEMU_CPUS=$cpus \
-		QEMU_APPEND="loglevel=1 bench_mode=$2 test_timeout=3000" \
+		QEMU_APPEND="loglevel=1 norandmaps bench_mode=$2 test_timeout=3000" \
 		"$TOP/qemu/run-qemu.sh" "$image" "$initrd" "$3" 3600 ||
 		die "QEMU failed; see $3"
 	grep -q '^BENCH end' "$3" || die "the guest did not finish; see $3"
