@@ -814,6 +814,14 @@ def main():
     for mode, what in (("alternate", "10/20 alternating: every write changes"),
                        ("same", "10 again and again: no write changes")):
         compare(t, ratios, tim, "sysfs", what, ("upath", mode), "higher")
+    # A control, not judged: an attribute the series does not touch, written
+    # the same way on the same device.  Where it moves like the two rows
+    # above, they measure the kernels' layout under TCG, not our path.
+    # Older logs have no such lines: then no row.
+    if any(("upath", "control") in tim[k] for k in KERNELS):
+        compare(t, ratios, tim, "control",
+                "power/control 'on' again and again (untouched)",
+                ("upath", "control"), "higher")
 
     t.head("3. Kernel path: ns per dev_pm_qos_update_request(), N active requests")
     ns = sorted({key[2] for k in KERNELS for key in tim[k] if key[0] == "kpath"})

@@ -4,7 +4,8 @@
 # kernel.  bench/bench.sh puts beside it: params (sourced, see below),
 # pmqos_bench.ko built for this kernel, the static sysfs-write-bench.
 # The kernel command line picks what to do:
-#   bench_mode=timing   user path (sysfs-write-bench) and kernel path
+#   bench_mode=timing   user path (sysfs-write-bench; power/control as
+#                       an untouched control) and kernel path
 #                       (pmqos_bench.ko) costs, then operations on other
 #                       devices while a callback sleeps (the module's
 #                       isolation workload) and update rates on other
@@ -81,6 +82,14 @@ timing)
 			echo "BENCH $out rep=$rep"
 			rep=$((rep + 1))
 		done
+	done
+	# control: an attribute the series does not touch, same device, same way
+	rep=0
+	while [ $rep -lt "$BENCH_REPS" ]; do
+		out=$(./sysfs-write-bench "${LPSS_ATTR%/*}/control" "$BENCH_WRITES" same on on) ||
+			echo "BENCH error sysfs-write-bench control failed"
+		echo "BENCH $out rep=$rep" | sed 's/^BENCH upath same /BENCH upath control /'
+		rep=$((rep + 1))
 	done
 	echo auto >"$LPSS_ATTR"
 	bench_module counts="$BENCH_COUNTS" iters="$BENCH_ITERS" \
