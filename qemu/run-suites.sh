@@ -18,7 +18,7 @@ initrd=${2:-$OUT/initramfs-$kernel.cpio.gz}
 case $kernel in
 test)
 	log=$OUT/guest.log limit=900
-	set -- kunit lpss power_qos lpss_ltr lpss_host ;;
+	set -- kunit lpss power_qos lpss_ltr lpss_host pcie_ltr ;;
 debug)
 	log=$OUT/debug-guest.log limit=2400
 	# KASAN, lockdep and kmemleak make the TCG guest several times slower.
@@ -29,7 +29,7 @@ debug)
 	# before any code of the series runs).
 	QEMU_MEM=${QEMU_MEM:-1024} QEMU_APPEND="test_timeout=1200 no5lvl ${QEMU_APPEND:-}"
 	export QEMU_MEM QEMU_APPEND
-	set -- kunit lpss lpss_ltr lpss_host power_qos_hostile power_qos_stress \
+	set -- kunit lpss lpss_ltr lpss_host pcie_ltr power_qos_hostile power_qos_stress \
 		power_qos_lifetime power_qos_isolation power_qos_failslab \
 		power_qos_permissions kmemleak ;;
 *)
