@@ -6,24 +6,34 @@
 # linux-source-6.12, "ours" from the base plus the series ($TREE), and the
 # same two with two CPUs (+ configs/bench-smp.config); builds
 # bench/module/pmqos_bench.ko against each, bench/sysfs-write-bench and the
-# bench/mmio-count.c QEMU plugin; boots each kernel on the same QEMU rig:
+# bench/mmio-count.c QEMU plugin, and the test kernel (recipe test: the
+# series with lib/test_pcie_ltr_qos.c built in); boots each kernel on the
+# same QEMU rig:
 #   - once with the plugin (bench_mode=traffic): LTR fidelity sweep and
 #     register accesses per change;
-#   - ROUNDS times without it (bench_mode=timing, one CPU), the two kernels
-#     taking turns (and turns about which goes first), for the user and
-#     kernel path costs, isolation and update rates beside a busy callback;
-#     in each round, after those, the two-CPU kernels once each with
-#     -smp 2 (bench_mode=smp, same order): updates from two CPUs at once;
+#   - the test kernel once (bench_mode=pcie, ours only: mainline has no
+#     PCIe LTR backend): the same sweep written to the test host bridge's
+#     Endpoint ep0, its Max Snoop/No-Snoop Latency read back, firmware's
+#     values (the ceiling) set to the largest latency the registers hold
+#     (0x17ff: 1023 x 2^25 ns = 34.3 s, above the sweep) on the command
+#     line; an initramfs with the guest script alone (the test kernel has
+#     no module support);
+#   - ROUNDS times without the plugin (bench_mode=timing, one CPU), the
+#     two kernels taking turns (and turns about which goes first), for the
+#     user and kernel path costs, isolation and update rates beside a busy
+#     callback; in each round, after those, the two-CPU kernels once each
+#     with -smp 2 (bench_mode=smp, same order): updates from two CPUs at
+#     once;
 # then bench/report.py prints the table (per-round ratios ours/upstream,
 # their median and spread) and writes the plot.
 # Everything goes to $OUT/bench/ (round R of kernel K: K/round-R.log and
-# K/smp-R.log).  No pass/fail on timings: the exit status says only
-# whether every step ran.
+# K/smp-R.log; the test kernel's boot: ours/pcie.log).  No pass/fail on
+# timings: the exit status says only whether every step ran.
 # Boots run with norandmaps: one source of per-boot variance less for the
-# user path.  Env: QUICK=1 (3 rounds, fewer request counts, iterations, sweep points,
-# shorter counting windows: a smoke test, the report says so and gives no
-# verdict), ROUNDS=N (overrides the number of rounds: 9 by default), BENCH_SMP=0 (no
-# two-CPU kernels and boots).
+# user path.  Env: QUICK=1 (3 rounds, fewer request counts, iterations, sweep points
+# (the PCIe sweep's too), shorter counting windows: a smoke test, the report says so
+# and gives no verdict), ROUNDS=N (overrides the number of rounds: 9 by default),
+# BENCH_SMP=0 (no two-CPU kernels and boots).
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -86,12 +96,36 @@ kernel() {
 	kmake "$src" "$build" M="$kdir/module" modules
 	cp "$TOP/bench/guest/run.sh" "$kdir/module/pmqos_bench.ko" \
 		"$dir/sysfs-write-bench" "$kdir/bench/"
-	{
-		for p in $params; do echo "$p"; done
-		echo "BENCH_SWEEP='$sweep'"
-	} >"$kdir/bench/params"
+	write_params >"$kdir/bench/params"
 	"$TOP/qemu/mkinitramfs.sh" "$kdir/initramfs.cpio.gz" "$src" "$build" \
 		"$kdir/bench"
+}
+
+# write_params: the guest script's params file
+write_params() {
+	for p in $params; do echo "$p"; done
+	echo "BENCH_SWEEP='$sweep'"
+}
+
+# The ceiling of ep0's Max Snoop and No-Snoop Latency in the bench_mode=pcie
+# boot (firmware's values, lib/test_pcie_ltr_qos.c's snoop= and nosnoop=):
+# scale 5, value 1023, the largest latency the registers hold (34.3 s):
+# every tolerance of the sweep is below it, the encoder alone is measured
+PCIE_CEILING=0x17ff
+
+# pcie_kernel: the test kernel (recipe test, as make check builds it: a
+# no-op when it is up to date) and an initramfs with the guest script and
+# its params alone (no module: the test kernel has no module support), in
+# $dir/ours/pcie
+pcie_kernel() {
+	recipe test || die "no kernel test"
+	TARGETS=bzImage timed build-test "$TOP/kernel/build-kernel.sh" test >/dev/null
+	pdir=$dir/ours/pcie
+	mkdir -p "$pdir/bench"
+	cp "$TOP/bench/guest/run.sh" "$pdir/bench/"
+	write_params >"$pdir/bench/params"
+	"$TOP/qemu/mkinitramfs.sh" "$pdir/initramfs.cpio.gz" "$KSRC" "$BUILD/test" \
+		"$pdir/bench"
 }
 
 msg "building the user space helper and the QEMU plugin"
@@ -100,23 +134,28 @@ gcc -shared -fPIC -O2 -Wall -fvisibility=hidden -o "$dir/mmio-count.so" \
 	"$TOP/bench/mmio-count.c"
 kernel upstream
 kernel ours
+pcie_kernel
 if [ "${BENCH_SMP:-1}" = 1 ]; then
 	kernel upstream-smp
 	kernel ours-smp
 fi
 
 # boot NAME MODE LOG [QEMU_ARGS]: one boot of kernel NAME (upstream or
-# ours); bench_mode=smp boots its two-CPU kernel with two CPUs
+# ours); bench_mode=smp boots its two-CPU kernel with two CPUs,
+# bench_mode=pcie (ours) the test kernel with ep0's ceiling
 boot() {
 	msg "booting $1 ($2): $3"
-	if [ "$2" = smp ]; then
-		image=$(bzimage "bench-$1-smp") initrd=$dir/$1/smp/initramfs.cpio.gz cpus=2
-	else
-		image=$(bzimage "bench-$1") initrd=$dir/$1/initramfs.cpio.gz cpus=1
-	fi
+	extra=
+	case $2 in
+	smp) image=$(bzimage "bench-$1-smp") initrd=$dir/$1/smp/initramfs.cpio.gz cpus=2 ;;
+	pcie)
+		image=$(bzimage test) initrd=$dir/$1/pcie/initramfs.cpio.gz cpus=1
+		extra=" test_pcie_ltr_qos.snoop=$PCIE_CEILING test_pcie_ltr_qos.nosnoop=$PCIE_CEILING" ;;
+	*) image=$(bzimage "bench-$1") initrd=$dir/$1/initramfs.cpio.gz cpus=1 ;;
+	esac
 	# CACHE: the rig's SSDT and disk files of this run, apart from others'
 	CACHE=$dir QMP_SOCK=$dir/qmp.sock QEMU_ARGS=${4:-} QEMU_CPUS=$cpus \
-		QEMU_APPEND="loglevel=1 norandmaps bench_mode=$2 test_timeout=3000" \
+		QEMU_APPEND="loglevel=1 norandmaps bench_mode=$2 test_timeout=3000$extra" \
 		"$TOP/qemu/run-qemu.sh" "$image" "$initrd" "$3" 3600 ||
 		die "QEMU failed; see $3"
 	grep -q '^BENCH end' "$3" || die "the guest did not finish; see $3"
@@ -127,6 +166,7 @@ for k in upstream ours; do
 	boot $k traffic "$dir/$k/traffic.log" \
 		"-plugin $dir/mmio-count.so,base=$(lpss_base),out=$dir/$k/mmio.txt"
 done
+boot ours pcie "$dir/ours/pcie.log"
 r=1
 while [ "$r" -le "$rounds" ]; do
 	if [ $((r % 2)) = 1 ]; then order="upstream ours"; else order="ours upstream"; fi

@@ -8,16 +8,18 @@ DIR/upstream/ and DIR/ours/ each hold traffic.log (the boot with the
 mmio-count QEMU plugin: BENCH ltr and BENCH window lines), mmio.txt (the
 plugin's counts, one line per window), round-N.log (the timing boots:
 BENCH upath, kpath, isolation and rate lines) and smp-N.log (the two-CPU
-boots: BENCH smp lines; optional).  Prints one table with both kernels,
-ours / upstream and which direction is better, then the per-round ratios
-ours / upstream (each from the same round's two boots) with their median
-and spread, and a verdict (with the user path rows less the same boot's
-power/control, in ns per write, as evidence beside it); with --quick (make
-bench QUICK=1) it says, first and last, that the run is a smoke test and
-gives no verdict.  Writes DIR/ltr-fidelity.dat, DIR/ltr-fidelity.gp
-and, with gnuplot, DIR/ltr-fidelity.png.  Exits 1 if traffic.log is
-missing or malformed, or (after the table) if a timing or smp log is
-missing, malformed or holds a BENCH error line; rows it cannot fill say
+boots: BENCH smp lines; optional); DIR/ours/pcie.log (the test kernel's
+boot: BENCH pcie lines; optional) gives section 1b, ours alone, not judged.
+Prints one table with both kernels, ours / upstream and which direction is
+better, then the per-round ratios ours / upstream (each from the same
+round's two boots) with their median and spread, and a verdict (with the
+user path rows less the same boot's power/control, in ns per write, as
+evidence beside it); with --quick (make bench QUICK=1) it says, first and
+last, that the run is a smoke test and gives no verdict.  Writes
+DIR/ltr-fidelity.dat, DIR/ltr-fidelity.gp and, with gnuplot,
+DIR/ltr-fidelity.png.  Exits 1 if traffic.log is missing or malformed, or
+(after the table) if a timing or smp log is missing, malformed or holds a
+BENCH error line (pcie.log too, if it is there); rows it cannot fill say
 so.  The verdict never changes the exit status.
 """
 
@@ -34,6 +36,14 @@ LABEL = {"upstream": "upstream 6.12", "ours": "ours"}
 # Intel LPSS private LTR registers: scale bits 11:10 only
 REG_MAX_NS = 1023 << 15
 REQ_BIT = 0x8000
+# PCIe Max Snoop/No-Snoop Latency registers: scales 0-5 (6 and 7 reserved),
+# at most 1023 << 25 ns; the two words of BENCH pcie lines and their names
+PCIE_SCALE_MAX = 5
+PCIE_MAX_NS = 1023 << 25
+PCIE_WORDS = (("snoop", "snoop"), ("nosnoop", "no-snoop"))
+# The ceiling bench/bench.sh gives both (firmware's values, on the kernel
+# command line): the largest latency they hold, 34.33 s, above the sweep
+PCIE_CEILING = 0x17FF
 # The operations of the isolation workload, as pmqos_bench names them
 ISO_OPS = (("lt_other", "latency tolerance update", "latency tolerance update, other device"),
            ("resume_other", "resume latency update", "resume latency update, other device"),
@@ -82,6 +92,37 @@ def decode(sw):
     return (snoop & 0x3FF) << (5 * scale)
 
 
+def new_score(n):
+    """The counts of a fidelity sweep of n tolerances, before any."""
+    return {"n": n, "noreq": 0, "exceeds": 0, "exact": 0, "over_ns": (0, None),
+            "over_pct": (0.0, None), "under_in": (0.0, None), "under_all": (0.0, None)}
+
+
+def score(res, t, ns, max_ns):
+    """Counts into res one tolerance of t us programmed as ns (None: no
+    requirement); under_in only for tolerances up to max_ns, what the
+    register holds at most."""
+    req = t * 1000
+    if ns is None:
+        res["noreq"] += 1
+        res["exceeds"] += 1
+        return
+    if ns == req:
+        res["exact"] += 1
+    if ns > req:
+        res["exceeds"] += 1
+        if ns - req > res["over_ns"][0]:
+            res["over_ns"] = (ns - req, t)
+        if t and 100.0 * (ns - req) / req > res["over_pct"][0]:
+            res["over_pct"] = (100.0 * (ns - req) / req, t)
+    elif t:
+        under = 100.0 * (req - ns) / req
+        if under > res["under_all"][0]:
+            res["under_all"] = (under, t)
+        if req <= max_ns and under > res["under_in"][0]:
+            res["under_in"] = (under, t)
+
+
 def fidelity(lines):
     pts = []
     for ln in lines:
@@ -91,38 +132,61 @@ def fidelity(lines):
                         "sw": int(f["sw"], 0), "gen": int(f["gen"], 0)})
     if not pts:
         raise BenchError("no LTR sweep in the traffic log")
-    res = {"points": pts, "n": len(pts), "rejected": 0, "noreq": 0, "auto": 0,
-           "exceeds": 0, "exact": 0, "over_ns": (0, None), "over_pct": (0.0, None),
-           "under_in": (0.0, None), "under_all": (0.0, None)}
+    res = new_score(len(pts))
+    res.update({"points": pts, "rejected": 0, "auto": 0})
     for p in pts:
-        t = p["t"]
-        req = t * 1000
         if p["rc"]:
             res["rejected"] += 1
             p["ns"] = "rejected"
             continue
         if not p["gen"] & 4:
             res["auto"] += 1
-        ns = decode(p["sw"])
-        p["ns"] = ns
-        if ns is None:
-            res["noreq"] += 1
-            res["exceeds"] += 1
-            continue
-        if ns == req:
-            res["exact"] += 1
-        if ns > req:
-            res["exceeds"] += 1
-            if ns - req > res["over_ns"][0]:
-                res["over_ns"] = (ns - req, t)
-            if t and 100.0 * (ns - req) / req > res["over_pct"][0]:
-                res["over_pct"] = (100.0 * (ns - req) / req, t)
-        elif t:
-            under = 100.0 * (req - ns) / req
-            if under > res["under_all"][0]:
-                res["under_all"] = (under, t)
-            if req <= REG_MAX_NS and under > res["under_in"][0]:
-                res["under_in"] = (under, t)
+        p["ns"] = decode(p["sw"])
+        score(res, p["t"], p["ns"], REG_MAX_NS)
+    return res
+
+
+def decode_max_lat(word):
+    """Latency in ns allowed by a PCIe Max Snoop/No-Snoop Latency register
+    word (value bits 9:0, scale bits 12:10), None for a reserved scale (6,
+    7): no usable bound, counted as 'no requirement'."""
+    scale = (word >> 10) & 7
+    if scale > PCIE_SCALE_MAX:
+        return None
+    return (word & 0x3FF) << (5 * scale)
+
+
+def pcie_fidelity(path, problems):
+    """The PCIe sweep of the test kernel's boot (BENCH pcie lines): per
+    register word (PCIE_WORDS) its score, and "keywords": {auto/any:
+    (snoop, nosnoop)}.  None if the log is absent (a run from before it);
+    a string saying why if it cannot be used, with a line in problems."""
+    if not os.path.exists(path):
+        return None
+    try:
+        lines = bench_lines(path)
+        pts, keywords = [], {}
+        for ln in lines:
+            if not ln.startswith("pcie "):
+                continue
+            f = fields(ln)
+            words = tuple(int(f[w], 16) for w, _ in PCIE_WORDS)
+            if f["us"] in ("auto", "any"):
+                keywords[f["us"]] = words
+            else:
+                pts.append((int(f["us"]), words))
+    except (BenchError, KeyError, ValueError) as e:
+        why = str(e) if isinstance(e, BenchError) else f"{path}: malformed: {e!r}"
+        problems.append(why)
+        return why
+    if not pts:
+        problems.append(f"{path}: no BENCH pcie lines")
+        return f"{path}: no BENCH pcie lines"
+    res = {"n": len(pts), "keywords": keywords}
+    for i, (w, _) in enumerate(PCIE_WORDS):
+        res[w] = new_score(len(pts))
+        for t, words in pts:
+            score(res[w], t, decode_max_lat(words[i]), PCIE_MAX_NS)
     return res
 
 
@@ -547,6 +611,43 @@ unset multiplot
     return png
 
 
+def pcie_section(t, pcie):
+    """Section 1b: the PCIe sweep of the test kernel, ours only, not judged;
+    nothing for a run without pcie.log."""
+    if pcie is None:
+        return
+    head = "1b. PCIe LTR fidelity (ours only: mainline has no PCIe LTR backend)"
+    if isinstance(pcie, str):
+        t.head(head)
+        t.note(f"missing: {pcie}")
+        return
+    t.head(f"{head}: {pcie['n']} tolerances, Max Snoop/No-Snoop Latency read back")
+    for w, name in PCIE_WORDS:
+        F = pcie[w]
+        for what, cell, better in (
+                ("tolerances the device may exceed", str(F["exceeds"]), "lower"),
+                ("largest overshoot, ns", at(F["over_ns"], ""), "lower"),
+                ("largest overshoot, %", at(F["over_pct"], "%", 2), "lower"),
+                ("tolerances made 'no requirement'", str(F["noreq"]), "lower"),
+                ("largest undershoot, %", at(F["under_all"], "%", 2), "lower"),
+                ("programmed exactly (ns == requested)", str(F["exact"]), "higher")):
+            t.row(f"{name}: {what}", "-", cell, "-", better)
+    kw = pcie["keywords"]
+    bad = [f"{k}: " + (f"snoop {kw[k][0]:#06x}, no-snoop {kw[k][1]:#06x}" if k in kw
+                       else "no line")
+           for k in ("auto", "any") if kw.get(k) != (PCIE_CEILING, PCIE_CEILING)]
+    t.note(f"auto and any: both registers at the ceiling {PCIE_CEILING:#06x}: " +
+           ("yes" if not bad else "NO (" + "; ".join(bad) + ")"))
+    ceil_ns = decode_max_lat(PCIE_CEILING)
+    t.note("The test kernel's PCIe Endpoint ep0 (lib/test_pcie_ltr_qos.c), one boot: each")
+    t.note("tolerance written to its pm_qos_latency_tolerance_us, both register words read")
+    t.note("back from its configuration space; latency = value (bits 9:0) x 2^(5 x scale")
+    t.note("(bits 12:10)) ns, a reserved scale (6, 7) counted as 'no requirement'.")
+    t.note(f"Firmware's values, the ceiling (never exceeded): {PCIE_CEILING:#06x} = "
+           f"{ceil_ns / 1e9:.2f} s in both,")
+    t.note("above every tolerance of the sweep: the rows measure the encoder.  Not judged.")
+
+
 def isolation(t, tim, ratios):
     """Section 5: operations on other devices while A's callback sleeps, and with A idle."""
     flags = {k: {key[1:]: v for key, v in tim[k].items() if key[0] == "isoflags"}
@@ -788,6 +889,7 @@ def main():
         fid[k] = fidelity(lines)
         trf[k] = traffic(lines, os.path.join(kdir, "mmio.txt"))
         tim[k] = timing(kdir, a.rounds, problems)
+    pcie = pcie_fidelity(os.path.join(a.dir, "ours", "pcie.log"), problems)
     ratios = Ratios(a.rounds)
     smoke = a.quick or a.rounds < 3
 
@@ -858,6 +960,7 @@ def main():
     t.note("(1) SW_LTR holds at most 1023 x 32768 ns = 33.52 ms: above that a finite")
     t.note("    tolerance is either kept as the largest latency (undershoot) or dropped")
     t.note("    to 'no requirement' (unbounded overshoot); the first row counts the latter.")
+    pcie_section(t, pcie)
 
     t.head("2. User path: writes/s to INT33C0:00/power/pm_qos_latency_tolerance_us")
     for mode, what in (("alternate", "10/20 alternating: every write changes"),

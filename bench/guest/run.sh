@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # make bench, in the guest (run by /init as /tests/bench/run.sh), on either
-# kernel.  bench/bench.sh puts beside it: params (sourced, see below),
-# pmqos_bench.ko built for this kernel, the static sysfs-write-bench.
+# kernel (and on the test kernel for bench_mode=pcie).  bench/bench.sh puts
+# beside it: params (sourced, see below), pmqos_bench.ko built for this
+# kernel, the static sysfs-write-bench (for bench_mode=pcie: params alone).
 # The kernel command line picks what to do:
 #   bench_mode=timing   user path (sysfs-write-bench; power/control as
 #                       an untouched control) and kernel path
@@ -18,13 +19,19 @@
 #                       with the mmio-count QEMU plugin: every change is
 #                       done between two marker reads that open and close
 #                       one of the plugin's counting windows
+#   bench_mode=pcie     PCIe LTR fidelity sweep, in a boot of the test
+#                       kernel (its test host bridge, lib/test_pcie_ltr_qos.c,
+#                       built in; no module, the LPSS device unused): every
+#                       tolerance of the sweep, then auto and any, written to
+#                       ep0's attribute, its Max Snoop/No-Snoop Latency
+#                       register words read back after each (debugfs)
 # Every result is a line starting with "BENCH ", parsed on the host by
 # bench/report.py.
 # shellcheck source=../../guest/lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 
-# params: BENCH_COUNTS (request counts for the module), BENCH_ITERS (timed
+# params (bench_mode=pcie: BENCH_SWEEP alone is used): BENCH_COUNTS (request counts for the module), BENCH_ITERS (timed
 # updates per measurement), BENCH_WRITES (timed sysfs writes per
 # measurement), BENCH_REPS (measurements of each kind), BENCH_SLOW_MS
 # (how long the slow callback of the isolation workload sleeps, default 500),
@@ -58,7 +65,7 @@ bench_module() {
 mode=$(cmdline_arg bench_mode) || mode=
 
 echo "BENCH kernel $(uname -r)"
-if [ ! -f "$LPSS_ATTR" ]; then
+if [ "$mode" != pcie ] && [ ! -f "$LPSS_ATTR" ]; then
 	echo "BENCH error $LPSS_ATTR is missing"
 	exit 1
 fi
@@ -116,6 +123,30 @@ traffic)
 	traffic value-to-any any
 	traffic any-to-auto auto
 	traffic auto-again auto
+	;;
+pcie)
+	# ep0 of the test host bridge: its PCI device name and register words
+	ep=/sys/kernel/debug/test_pcie_ltr_qos/ep0
+	if ! [ -f "$ep/name" ]; then
+		echo "BENCH error $ep is missing (CONFIG_TEST_PCIE_LTR_QOS)"
+		exit 1
+	fi
+	read -r name <"$ep/name"
+	attr=/sys/bus/pci/devices/$name/$ATTR
+	if ! [ -f "$attr" ]; then
+		echo "BENCH error $attr is missing"
+		exit 1
+	fi
+	for t in $BENCH_SWEEP auto any; do
+		if echo "$t" >"$attr" 2>/dev/null; then
+			read -r snoop <"$ep/snoop"
+			read -r nosnoop <"$ep/nosnoop"
+			echo "BENCH pcie us=$t snoop=$snoop nosnoop=$nosnoop"
+		else
+			echo "BENCH error pcie: writing $t to $attr failed"
+		fi
+	done
+	echo auto >"$attr"
 	;;
 *)
 	echo "BENCH error no bench_mode= on the kernel command line"
