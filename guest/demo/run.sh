@@ -3,7 +3,8 @@
 # The demo transcript (runs in the guest): the emulated LPSS device, then
 # values written to power/pm_qos_latency_tolerance_us next to what the
 # device was programmed with, read back from its registers through
-# /dev/mem.  The host prints what is between DEMO-BEGIN and DEMO-END.
+# /dev/mem; the same for the Endpoint of the test PCI host bridge, its
+# Max Snoop/No-Snoop Latency read from debugfs.  The host prints what is between DEMO-BEGIN and DEMO-END.
 # shellcheck source=../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 
@@ -64,6 +65,24 @@ for v in 0x10 010 -1 +5 10us AUTO 2147483647; do
 	printf '  %-12s -> %s; still reads %s\n' "$v" "${err:-accepted}" "$(cat "$LPSS_ATTR")"
 done
 echo auto > "$LPSS_ATTR"
+echo
+echo "== A PCIe Endpoint with LTR (the test host bridge, lib/test_pcie_ltr_qos.c)"
+EP=/sys/kernel/debug/test_pcie_ltr_qos/ep0
+if [ ! -r "$EP/name" ]; then
+	echo "  no test PCI host bridge in this kernel (CONFIG_TEST_PCIE_LTR_QOS)"
+else
+	read -r ep <"$EP/name"
+	echo "  $ep: firmware left Max Snoop $(cat "$EP/snoop") ($(decode $((0x8000 | $(cat "$EP/snoop"))))), Max No-Snoop $(cat "$EP/nosnoop") ($(decode $((0x8000 | $(cat "$EP/nosnoop")))))"
+	printf '  %-12s %-10s %-14s %-10s %s\n' written snoop "allows" no-snoop allows
+	for v in 1 100 1000 3000 5000 100000 any auto; do
+		echo "$v" > "/sys/bus/pci/devices/$ep/$ATTR"
+		read -r sn <"$EP/snoop"
+		read -r ns <"$EP/nosnoop"
+		printf '  %-12s %-10s %-14s %-10s %s\n' "$v" "$sn" \
+			"$(decode $((0x8000 | sn)))" "$ns" "$(decode $((0x8000 | ns)))"
+	done
+	echo "  (each register never above what firmware left in it)"
+fi
 echo
 echo "== Who holds the latency tolerance: debugfs and trace events"
 T=/sys/kernel/tracing
