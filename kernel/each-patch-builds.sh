@@ -6,8 +6,8 @@
 # (configs/api-users) from the first commit that declares
 # dev_pm_qos_expose_latency_tolerance() on.  Any error or warning fails
 # that commit.  The config is the test kernel's ($BUILD/test/.config, so
-# build the test kernel first), brought up to each commit with
-# olddefconfig; the build directory is $BUILD/step.
+# build the test kernel first), brought to each commit with olddefconfig
+# (anew for each); the build directory is $BUILD/step.
 # Prints "ok N subject" or "not ok N subject" per commit, then
 # "N passed, M failed".
 set -u
@@ -25,7 +25,6 @@ if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	git -C "$TREE" worktree add -q --detach "$wt" base || die "cannot make $wt"
 fi
 mkdir -p "$out"
-cp "$BUILD/test/.config" "$out/.config"
 
 n=0 passed=0 failed=0
 for c in $(git -C "$TREE" rev-list --reverse base..lt); do
@@ -33,6 +32,10 @@ for c in $(git -C "$TREE" rev-list --reverse base..lt); do
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	log=$out/commit-$n.log
 	git -C "$wt" checkout -q --force "$c" || die "cannot check out $c in $wt"
+	# From the test kernel's config at every commit: olddefconfig drops
+	# the symbols a commit does not know yet, and carried on, a symbol
+	# added later (CONFIG_PCIE_LTR_QOS) would come back at its default.
+	cp "$BUILD/test/.config" "$out/.config"
 	objs=$(git -C "$wt" diff --name-only "$c~1" "$c" -- '*.c' |
 		grep -v '^tools/' | sed 's/\.c$/.o/')
 	if git -C "$wt" grep -q dev_pm_qos_expose_latency_tolerance -- include/linux/pm_qos.h; then

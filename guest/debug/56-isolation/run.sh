@@ -96,10 +96,15 @@ result $ok "removal of another device: $ms_d ms"
 # Hiding ie's attribute while ie's callback sleeps (run by an ancestor
 # request of its child iec, so that no lock of the test module is held for
 # ie): the hide waits for the callback, exposing ib's attribute does not.
+# The callback sleeps HIDE_SLOW_MS: the shell polls twice (the callback
+# started, the attribute gone) before it times the expose, which took more
+# than 500 ms once in the debug kernel, and the expose only counts if the
+# callback still sleeps after it.
+HIDE_SLOW_MS=3000
 ok=0
 mk ie && mk iec "nocb parent=ie" || ok=1
 wr_ok "$(lt ie)" 500 || ok=1
-wr_ok "$(td ie)/cb_delay_ms" "$SLOW_MS" || ok=1
+wr_ok "$(td ie)/cb_delay_ms" "$HIDE_SLOW_MS" || ok=1
 { echo "ancestor 1 100" >"$(td iec)/requests"; } 2>/dev/null &
 slow_pid=$!
 i=0
