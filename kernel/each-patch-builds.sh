@@ -7,7 +7,8 @@
 # dev_pm_qos_expose_latency_tolerance() on.  Any error or warning fails
 # that commit.  The config is the test kernel's ($BUILD/test/.config, so
 # build the test kernel first), brought to each commit with olddefconfig
-# (anew for each); the build directory is $BUILD/step.
+# (copied anew where a commit changes a Kconfig file); the build
+# directory is $BUILD/step.
 # Prints "ok N subject" or "not ok N subject" per commit, then
 # "N passed, M failed".
 set -u
@@ -32,10 +33,15 @@ for c in $(git -C "$TREE" rev-list --reverse base..lt); do
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	log=$out/commit-$n.log
 	git -C "$wt" checkout -q --force "$c" || die "cannot check out $c in $wt"
-	# From the test kernel's config at every commit: olddefconfig drops
-	# the symbols a commit does not know yet, and carried on, a symbol
-	# added later (CONFIG_PCIE_LTR_QOS) would come back at its default.
-	cp "$BUILD/test/.config" "$out/.config"
+	# The test kernel's config again at the first commit and at every
+	# commit that changes a Kconfig file: olddefconfig drops the symbols a
+	# commit does not know yet, so a config carried on would give a symbol
+	# added later (CONFIG_PCIE_LTR_QOS) its default, not the test kernel's
+	# value.  Other commits keep the last config (and the objects built
+	# with it: copying it anew at every commit costs minutes).
+	if [ "$n" = 1 ] || git -C "$wt" diff --name-only "$c~1" "$c" | grep -q 'Kconfig'; then
+		cp "$BUILD/test/.config" "$out/.config"
+	fi
 	objs=$(git -C "$wt" diff --name-only "$c~1" "$c" -- '*.c' |
 		grep -v '^tools/' | sed 's/\.c$/.o/')
 	if git -C "$wt" grep -q dev_pm_qos_expose_latency_tolerance -- include/linux/pm_qos.h; then
