@@ -26,7 +26,7 @@ rows="0 1 31 32 33 999 1000 1023 1024 1047 1048 2000 3000 3145 3146 5000
 count=0
 for t in $rows; do count=$((count + 1)); done
 
-ktap_begin $SUITE $((count + 40))
+ktap_begin $SUITE $((count + 42))
 
 if ! [ -d "$EP" ]; then
 	echo "not ok 1 $T missing (CONFIG_TEST_PCIE_LTR_QOS)"
@@ -266,6 +266,25 @@ read -r N1 <"$T/ep1/nosnoop"
 result $? "ep1 untouched: snoop $S1 nosnoop $N1, no attribute"
 [ "$(logged)" = 1 ]
 result $? "still logged once ($(logged) line)"
+
+# Firmware kept control of LTR (_OSC) but enabled it: the PCI core leaves
+# the device alone.  ep0 is removed and found again by a rescan with the
+# host bridge's native_ltr clear, LTR Enable set in its configuration
+# space meanwhile, as firmware would have left it.  Last: the test
+# module's files for ep0 other than name and the registers act on the
+# pci_dev removed.
+wr_ok "$T/native_ltr" 0
+wr_ok "$DEV/remove" 1
+wr_ok "$EP/ltr_en" 1
+wr_ok /sys/bus/pci/rescan 1
+regs
+[ -d "$DEV" ] && ! [ -e "$A" ] && [ "$(rd "$EP/ltr_en")" = 1 ] && is_ceiling
+result $? "found again with LTR left to firmware: no attribute, LTR enabled ($(rd "$EP/ltr_en")), $(words)"
+wr_ok "$T/native_ltr" 1
+wr_ok "$DEV/remove" 1
+wr_ok /sys/bus/pci/rescan 1
+[ "$(rd "$A")" = auto ]
+result $? "found again with native LTR control: $ATTR reads $(rd "$A")"
 
 ktap_end $SUITE
 rm -rf "$TMP"
