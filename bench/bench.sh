@@ -30,10 +30,11 @@
 # K/smp-R.log; the test kernel's boot: ours/pcie.log).  No pass/fail on
 # timings: the exit status says only whether every step ran.
 # Boots run with norandmaps: one source of per-boot variance less for the
-# user path.  Env: QUICK=1 (3 rounds, fewer request counts, iterations, sweep points
-# (the PCIe sweep's too), shorter counting windows: a smoke test, the report says so
-# and gives no verdict), ROUNDS=N (overrides the number of rounds: 9 by default),
-# BENCH_SMP=0 (no two-CPU kernels and boots).
+# user path.  Env: QUICK=1 (3 rounds, fewer request counts, iterations,
+# sweep points (the PCIe sweep's too), shorter counting windows: a smoke
+# test, the report says so and gives no verdict), ROUNDS=N (overrides the
+# number of rounds: 9 by default), BENCH_SMP=0 (no two-CPU kernels and
+# boots).
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 

@@ -31,13 +31,14 @@
 . /lib/guest.sh
 MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 
-# params (bench_mode=pcie: BENCH_SWEEP alone is used): BENCH_COUNTS (request counts for the module), BENCH_ITERS (timed
-# updates per measurement), BENCH_WRITES (timed sysfs writes per
-# measurement), BENCH_REPS (measurements of each kind), BENCH_SLOW_MS
-# (how long the slow callback of the isolation workload sleeps, default 500),
-# BENCH_RATE_MS (each counting window of the rate workload, default 500),
-# BENCH_BUSY_MS (how long the busy callback sleeps per call, default 10),
-# BENCH_SWEEP (the tolerances of the fidelity sweep, us, ascending)
+# params (bench_mode=pcie uses BENCH_SWEEP alone): BENCH_COUNTS (request
+# counts for the module), BENCH_ITERS (timed updates per measurement),
+# BENCH_WRITES (timed sysfs writes per measurement), BENCH_REPS
+# (measurements of each kind), BENCH_SLOW_MS (how long the slow callback of
+# the isolation workload sleeps, default 500), BENCH_RATE_MS (each counting
+# window of the rate workload, default 500), BENCH_BUSY_MS (how long the
+# busy callback sleeps per call, default 10), BENCH_SWEEP (the tolerances
+# of the fidelity sweep, us, ascending)
 # shellcheck source=/dev/null # written by bench/bench.sh
 . ./params
 

@@ -4,7 +4,8 @@
 # values written to power/pm_qos_latency_tolerance_us next to what the
 # device was programmed with, read back from its registers through
 # /dev/mem; the same for the Endpoint of the test PCI host bridge, its
-# Max Snoop/No-Snoop Latency read from debugfs.  The host prints what is between DEMO-BEGIN and DEMO-END.
+# Max Snoop/No-Snoop Latency read from debugfs.  The host prints what is
+# between DEMO-BEGIN and DEMO-END.
 # shellcheck source=../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 
@@ -71,8 +72,12 @@ EP=/sys/kernel/debug/test_pcie_ltr_qos/ep0
 if [ ! -r "$EP/name" ]; then
 	echo "  no test PCI host bridge in this kernel (CONFIG_TEST_PCIE_LTR_QOS)"
 else
+	# A Max Latency word has no requirement bit: decode it as one with it
 	read -r ep <"$EP/name"
-	echo "  $ep: firmware left Max Snoop $(cat "$EP/snoop") ($(decode $((0x8000 | $(cat "$EP/snoop"))))), Max No-Snoop $(cat "$EP/nosnoop") ($(decode $((0x8000 | $(cat "$EP/nosnoop")))))"
+	read -r sn <"$EP/snoop"
+	read -r ns <"$EP/nosnoop"
+	echo "  $ep: firmware left Max Snoop $sn ($(decode $((0x8000 | sn))))," \
+		"Max No-Snoop $ns ($(decode $((0x8000 | ns))))"
 	printf '  %-12s %-10s %-14s %-10s %s\n' written snoop "allows" no-snoop allows
 	for v in 1 100 1000 3000 5000 100000 any auto; do
 		echo "$v" > "/sys/bus/pci/devices/$ep/$ATTR"
