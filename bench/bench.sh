@@ -21,9 +21,9 @@
 #   - ROUNDS times without the plugin (bench_mode=timing, one CPU), the
 #     two kernels taking turns (and turns about which goes first), for the
 #     user and kernel path costs, isolation and update rates beside a busy
-#     callback; in each round, after those, the two-CPU kernels once each
-#     with -smp 2 (bench_mode=smp, same order): updates from two CPUs at
-#     once;
+#     callback, each round with its own code layout (see relink below);
+#     in each round, after those, the two-CPU kernels once each with
+#     -smp 2 (bench_mode=smp, same order): updates from two CPUs at once;
 # then bench/report.py prints the table (per-round ratios ours/upstream,
 # their median and spread) and writes the plot.
 # Everything goes to $OUT/bench/ (round R of kernel K: K/round-R.log and
@@ -89,6 +89,7 @@ kernel() {
 	esac
 	recipe "bench-$name" || die "no kernel bench-$name"
 	src=$KSRC
+	unlayout "$build"	# left by an interrupted run
 	TARGETS="bzImage modules" timed "build-$name" \
 		"$TOP/kernel/build-kernel.sh" "bench-$name" >/dev/null
 	mkdir -p "$kdir/module" "$kdir/bench"
@@ -133,8 +134,60 @@ msg "building the user space helper and the QEMU plugin"
 gcc -static -O2 -Wall -o "$dir/sysfs-write-bench" "$TOP/bench/sysfs-write-bench.c"
 gcc -shared -fPIC -O2 -Wall -fvisibility=hidden -o "$dir/mmio-count.so" \
 	"$TOP/bench/mmio-count.c"
+# Code layout.  Under QEMU's TCG what a function costs depends on where it
+# lies in its 4 KiB page: a jump across a page boundary is not chained, it
+# looks the next block up.  Two kernels differ in where every function
+# after their first difference lies, so one build of each compares two
+# layouts as much as two sources: identical code (power/control's store())
+# measured up to 7% apart.  So each round R has its own layout: both
+# kernels relinked with everything after .head.text moved by the same
+# layout_pad R bytes (0 to 4096, steps of 4096 / ROUNDS, a multiple of the
+# 16-byte function alignment), the rounds sampling layouts instead of
+# keeping one.  Only the timing boots; traffic counts are exact whatever
+# the layout, and the two-CPU rows are not close.
+layout_pad() { echo $((($1 - 1) * 4096 / rounds / 16 * 16)); }
+
+# relink NAME R: the image of kernel bench-NAME with round R's layout, in
+# $dir/NAME/layout-R.bzImage: a copy of its linker script with the pad
+# after .head.text, passed as KBUILD_LDS (vmlinux.o is not rebuilt)
+relink() {
+	build=$BUILD/bench-$1 pad=$(layout_pad "$2")
+	out=$dir/$1/layout-$2.bzImage
+	if [ "$pad" = 0 ]; then
+		cp "$(bzimage "bench-$1")" "$out"
+		return
+	fi
+	lds=arch/x86/kernel/vmlinux.lds
+	[ "$(grep -c 'KEEP(\*(\.head\.text))' "$build/$lds")" = 1 ] ||
+		die "no single KEEP(*(.head.text)) in $build/$lds"
+	sed "s/KEEP(\*(\.head\.text))/&\n  . += $pad;/" "$build/$lds" \
+		>"$build/arch/x86/kernel/vmlinux-layout.lds"
+	timed "relink-$1-$2" env EXTRA_MAKE=KBUILD_LDS=arch/x86/kernel/vmlinux-layout.lds \
+		TARGETS=bzImage "$TOP/kernel/build-kernel.sh" "bench-$1" >/dev/null
+	cp "$(bzimage "bench-$1")" "$out"
+	unlayout "$build"
+}
+
+# unlayout BUILD: make the next regular build of BUILD link with the regular
+# script again (newer than the vmlinux linked with round R's)
+unlayout() {
+	if [ -f "$1/arch/x86/kernel/vmlinux-layout.lds" ]; then
+		touch "$1/arch/x86/kernel/vmlinux.lds"
+		rm -f "$1/arch/x86/kernel/vmlinux-layout.lds"
+	fi
+}
+
 kernel upstream
 kernel ours
+layouts=$dir/layouts.txt
+: >"$layouts"
+r=1
+while [ "$r" -le "$rounds" ]; do
+	relink upstream "$r"
+	relink ours "$r"
+	echo "$r $(layout_pad "$r")" >>"$layouts"
+	r=$((r + 1))
+done
 pcie_kernel
 if [ "${BENCH_SMP:-1}" = 1 ]; then
 	kernel upstream-smp
@@ -143,11 +196,13 @@ fi
 
 # boot NAME MODE LOG [QEMU_ARGS]: one boot of kernel NAME (upstream or
 # ours); bench_mode=smp boots its two-CPU kernel with two CPUs,
-# bench_mode=pcie (ours) the test kernel with ep0's ceiling
+# bench_mode=pcie (ours) the test kernel with ep0's ceiling; bench_mode=timing
+# the image of round $r's layout
 boot() {
 	msg "booting $1 ($2): $3"
 	extra=
 	case $2 in
+	timing) image=$dir/$1/layout-$r.bzImage initrd=$dir/$1/initramfs.cpio.gz cpus=1 ;;
 	smp) image=$(bzimage "bench-$1-smp") initrd=$dir/$1/smp/initramfs.cpio.gz cpus=2 ;;
 	pcie)
 		image=$(bzimage test) initrd=$dir/$1/pcie/initramfs.cpio.gz cpus=1
@@ -186,7 +241,8 @@ echo "boots $(($(date +%s) - t0))" >>"$timings"
 # the report's exit status counts (a log with an error line): not through tee
 rc=0
 # shellcheck disable=SC2086 # $quick is empty or one word
-python3 "$TOP/bench/report.py" --rounds "$rounds" --timings "$timings" $quick \
+python3 "$TOP/bench/report.py" --rounds "$rounds" --timings "$timings" \
+	--layouts "$layouts" $quick \
 	"$dir" >"$dir/report.txt" || rc=$?
 cat "$dir/report.txt"
 [ "$rc" = 0 ] || die "bench/report.py found a problem (exit status $rc); see above"

@@ -872,10 +872,24 @@ SMOKE = ("QUICK RUN: a smoke test, not evidence.  Fewer rounds, request counts,"
          "kernels, not which one is faster.  No verdict; run make bench for one.")
 
 
+def read_layouts(path):
+    """The pad of each round, in round order, from bench.sh's layouts file."""
+    if not path or not os.path.exists(path):
+        return []
+    pads = {}
+    with open(path) as f:
+        for line in f:
+            r, pad = line.split()
+            pads[int(r)] = pad
+    return [pads[r] for r in sorted(pads)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--timings")
+    ap.add_argument("--layouts",
+                    help="file of 'R PAD' lines: round R's code layout")
     ap.add_argument("--quick", action="store_true",
                     help="a QUICK=1 run: say it is a smoke test, give no verdict")
     ap.add_argument("dir")
@@ -926,6 +940,14 @@ def main():
     print("  from one round's two boots (section 8 lists them).  Fidelity and register")
     print("  traffic are exact and deterministic: one boot per kernel.  The verdict")
     print("  never changes the exit status.")
+    pads = read_layouts(a.layouts)
+    if pads:
+        print("  Code layout: in each round both kernels' text after .head.text is")
+        print("  moved by the same number of bytes, so that the rounds sample where")
+        print("  functions lie in their 4 KiB pages, which QEMU's TCG charges for,")
+        print("  instead of comparing one layout of each kernel (timing boots only:")
+        print("  sections 2, 3, 5 and 6); bytes moved in rounds 1, 2, ...:")
+        print("  " + ", ".join(pads) + ".")
 
     t = Table()
     n = fid["ours"]["n"]
