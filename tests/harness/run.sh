@@ -327,6 +327,12 @@ report "$tmp/bs" --rounds 5
 	grep -q '^  busy / idle: latency tolerance  *0\.0001 \[0\.0001-0\.0001\]  *0\.950 \[0\.950-0\.950\]  *19,000  higher$' "$out" &&
 	grep -q '^  two CPUs / one CPU  *1\.00 \[1\.00-1\.00\]  *1\.80 \[1\.80-1\.80\]  *1\.80  higher$' "$out"
 verdict $? "bench report: synthetic full run with rate and smp lines: rows, per-round ratios, verdict MET (rc $rc)"
+! grep -q 'Code layout' "$out" &&
+	printf '2 816\n1 0\n3 1632\n4 2448\n5 3264\n' >"$tmp/layouts.txt" &&
+	report "$tmp/bs" --rounds 5 --layouts "$tmp/layouts.txt" && [ "$rc" = 0 ] &&
+	has "  Code layout: in each round both kernels' text after .head.text is" &&
+	has "  0, 816, 1632, 2448, 3264."
+verdict $? "bench report: the code layout of each round in the header, in round order, only when given (rc $rc)"
 has "  note: kernel path: min unchanged, N=10,000: spread 0.90-0.99 (0.09) is wider than the effect |0.97 - 1| = 0.03" &&
 	has "  note: sysfs: 10 again and again: no write changes: the per-round ratios straddle 1.00 (0.98-1.08, median 1.06): this run does not say which kernel is ahead" &&
 	has "  not settled by this run (spread wider than the effect): kernel path: min unchanged, N=10,000, sysfs: 10 again and again: no write changes" &&
