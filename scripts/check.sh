@@ -109,7 +109,7 @@ export_twice() {
 # W=1.
 OBJS="drivers/base/power/qos.o drivers/base/power/sysfs.o
 drivers/base/power/qos-latency-tolerance-test.o drivers/acpi/x86/lpss.o
-lib/test_power_qos.o lib/tests/pci_ltr_kunit.o
+lib/test_power_qos.o lib/pci_ltr_kunit.o
 drivers/pci/pcie/ltr.o lib/test_pcie_ltr_qos.o
 $(api_users_objs)"
 no_warnings() { ! grep -E 'warning:|error:' "$1"; }
