@@ -4,6 +4,8 @@
 #   guest-image.sh test|debug|demo [OUT]   (default $OUT/initramfs-MODE.cpio.gz)
 # test:  every guest/suites/*/ directory, plus the kernel tree's
 #        tools/testing/selftests/power_qos/ (as /tests/selftest-power_qos)
+#        with the kselftest/ktap_helpers.sh it sources (/tests/kselftest/,
+#        no run.sh: guest/init does not run it)
 # debug: for the debug kernel: every guest/suites/*/ directory but the
 #        kselftest's (it takes five minutes under KASAN and lockdep, and its
 #        code paths are what guest/debug/* drive harder), plus every
@@ -22,7 +24,10 @@ test)
 	set -- "$TOP"/guest/suites/*/
 	if [ -d "$TREE/tools/testing/selftests/power_qos" ]; then
 		cp -r "$TREE/tools/testing/selftests/power_qos" "$tmp/selftest-power_qos"
-		set -- "$@" "$tmp/selftest-power_qos"
+		# its KTAP helpers, where it sources them: ../kselftest/
+		mkdir "$tmp/kselftest"
+		cp "$TREE/tools/testing/selftests/kselftest/ktap_helpers.sh" "$tmp/kselftest/"
+		set -- "$@" "$tmp/selftest-power_qos" "$tmp/kselftest"
 	fi ;;
 debug)
 	set --
