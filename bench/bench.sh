@@ -146,6 +146,8 @@ gcc -shared -fPIC -O2 -Wall -fvisibility=hidden -o "$dir/mmio-count.so" \
 # keeping one.  Only the timing boots; traffic counts are exact whatever
 # the layout, and the two-CPU rows are not close.
 layout_pad() { echo $((($1 - 1) * 4096 / rounds / 16 * 16)); }
+# the regular linker script of a build and its copy with a round's pad
+lds=arch/x86/kernel/vmlinux.lds layout_lds=arch/x86/kernel/vmlinux-layout.lds
 
 # relink NAME R: the image of kernel bench-NAME with round R's layout, in
 # $dir/NAME/layout-R.bzImage: a copy of its linker script with the pad
@@ -157,12 +159,11 @@ relink() {
 		cp "$(bzimage "bench-$1")" "$out"
 		return
 	fi
-	lds=arch/x86/kernel/vmlinux.lds
 	[ "$(grep -c 'KEEP(\*(\.head\.text))' "$build/$lds")" = 1 ] ||
 		die "no single KEEP(*(.head.text)) in $build/$lds"
 	sed "s/KEEP(\*(\.head\.text))/&\n  . += $pad;/" "$build/$lds" \
-		>"$build/arch/x86/kernel/vmlinux-layout.lds"
-	timed "relink-$1-$2" env EXTRA_MAKE=KBUILD_LDS=arch/x86/kernel/vmlinux-layout.lds \
+		>"$build/$layout_lds"
+	timed "relink-$1-$2" env EXTRA_MAKE="KBUILD_LDS=$layout_lds" \
 		TARGETS=bzImage "$TOP/kernel/build-kernel.sh" "bench-$1" >/dev/null
 	cp "$(bzimage "bench-$1")" "$out"
 	unlayout "$build"
@@ -171,9 +172,9 @@ relink() {
 # unlayout BUILD: make the next regular build of BUILD link with the regular
 # script again (newer than the vmlinux linked with round R's)
 unlayout() {
-	if [ -f "$1/arch/x86/kernel/vmlinux-layout.lds" ]; then
-		touch "$1/arch/x86/kernel/vmlinux.lds"
-		rm -f "$1/arch/x86/kernel/vmlinux-layout.lds"
+	if [ -f "$1/$layout_lds" ]; then
+		touch "$1/$lds"
+		rm -f "$1/$layout_lds"
 	fi
 }
 
