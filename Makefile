@@ -5,13 +5,16 @@
 # override them (make passes both to the scripts); $(call where,X) asks.
 where = $(shell CACHE='$(CACHE)' OUT='$(OUT)' lib/where.sh $(1))
 
-.PHONY: help deps tree export kernel base-kernel demo demo-intro check debug-check dist clean bench
+.PHONY: help deps tree export export-upstream upstream bisect-proof kernel base-kernel demo demo-intro check debug-check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
 	@echo "make check        run every test; last line: N passed, M failed"
 	@echo "make tree         kernel tree at $(call where,TREE): base + patches/ (git am)"
 	@echo "make export       write the tree's commits back to patches/"
+	@echo "make upstream     pristine 6.12 + upstream/ (the upstream form); last line: its end tree against base + patches/"
+	@echo "make export-upstream  write branch up (pristine..up) back to upstream/"
+	@echo "make bisect-proof each fix of upstream/ in QEMU: its case fails before it, passes after"
 	@echo "make kernel       build the test kernel ($(call where,bzimage test))"
 	@echo "make base-kernel  build the base alone (no series)"
 	@echo "make debug-check  build the debug kernel, run guest/debug/* under it"
@@ -27,6 +30,15 @@ tree: deps
 
 export:
 	@tree/export.sh
+
+upstream: deps
+	@tree/mkupstream.sh
+
+export-upstream:
+	@tree/export.sh --upstream
+
+bisect-proof: deps
+	@scripts/bisect-proof.sh
 
 kernel: tree
 	@kernel/build-kernel.sh test

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Every commit of the series builds on its own: check out each commit of
-# base..lt in a worktree of its own ($CACHE/linux-step) and compile, with
-# W=1, the C files it touches, plus the in-tree users of the API
+# base..lt (or FROM..BRANCH: pristine..upstream for the upstream form, see
+# tree/mkupstream.sh) in a worktree of its own ($CACHE/linux-step) and
+# compile, with W=1, the C files it touches, plus the in-tree users of the API
 # (configs/api-users) from the first commit that declares
 # dev_pm_qos_expose_latency_tolerance() on.  Any error or warning fails
 # that commit.  The config is the test kernel's ($BUILD/test/.config, so
@@ -11,6 +12,7 @@
 # directory is $BUILD/step.
 # Prints "ok N subject" or "not ok N subject" per commit, then
 # "N passed, M failed".
+#   each-patch-builds.sh [FROM BRANCH]
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -18,17 +20,18 @@ USERS=$(api_users_objs)
 wt=$CACHE/linux-step
 out=$BUILD/step
 [ -f "$BUILD/test/.config" ] || die "no $BUILD/test/.config: build the test kernel first"
-git -C "$TREE" rev-parse -q --verify base >/dev/null || die "no base in $TREE (make tree)"
+from=${1:-base} branch=${2:-lt}
+git -C "$TREE" rev-parse -q --verify "$from" >/dev/null || die "no $from in $TREE (make tree)"
 
 if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	rm -rf "$wt"
 	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$wt" base || die "cannot make $wt"
+	git -C "$TREE" worktree add -q --detach "$wt" "$from" || die "cannot make $wt"
 fi
 mkdir -p "$out"
 
 n=0 passed=0 failed=0
-for c in $(git -C "$TREE" rev-list --reverse base..lt); do
+for c in $(git -C "$TREE" rev-list --reverse "$from..$branch"); do
 	n=$((n + 1))
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	log=$out/commit-$n.log

@@ -87,6 +87,8 @@ die() { msg "error: $*"; exit 1; }
 
 # The patch file names listed in patches/series, one a line.
 series_list() { grep -v -e '^#' -e '^$' "$TOP/patches/series" || true; }
+# The upstream form's patches, in order (upstream/series)
+upstream_list() { grep -v -e '^#' -e '^$' "$TOP/upstream/series" || true; }
 
 # Identity of patches/ (series plus the files it lists).
 series_id() {

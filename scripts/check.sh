@@ -25,11 +25,12 @@ ticking() {
 	python3 "$TOP/lib/progress.py" --label "$ticking_label" \
 		--about "$ticking_about" --echo -- "$@"
 }
-# commits CMD...: CMD (each-patch-builds.sh), counting its commits
+# commits TOTAL CMD...: CMD (each-patch-builds.sh), counting its commits
 commits() {
+	commits_total=$1; shift
 	python3 "$TOP/lib/progress.py" --label "building each commit" \
 		--about "(W=1, the files it touches and the API users: about 3 min)" \
-		--unit commits --count '^(ok|not ok) ' --total "$(series_list | wc -l)" -- "$@"
+		--unit commits --count '^(ok|not ok) ' --total "$commits_total" -- "$@"
 }
 
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
@@ -92,16 +93,23 @@ shellcheck_all() {
 	(cd "$TOP" && shellcheck $files)
 }
 python_files() { own_files | grep '\.py$' | sed "s#^#$TOP/#"; }
-# Debian's python3 (with ply and git) for checkpatch's SPDX check
-checkpatch() { (cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$1"); }
+# Debian's python3 (with ply and git) for checkpatch's SPDX check.
+# checkpatch PATCH [OPTION...]
+checkpatch() {
+	cp_patch=$1; shift
+	(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$@" "$cp_patch")
+}
 # Export again, with git set to abbreviate blob ids differently (as a tree
 # with another history would): the bytes must be those of patches/.
+# export_twice [--upstream]: the same for the upstream form, exported from
+# the branch tree/mkupstream.sh made of upstream/
 export_twice() {
+	et_dir=patches
+	[ $# = 0 ] || et_dir=upstream
 	d=$(mktemp -d) && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.abbrev \
-		GIT_CONFIG_VALUE_0=7 "$TOP/tree/export.sh" "$d" &&
-		diff -r -x cover.txt "$d" "$TOP/patches" && rm -rf "$d"
+		GIT_CONFIG_VALUE_0=7 UP_BRANCH=upstream "$TOP/tree/export.sh" "$@" "$d" &&
+		diff -r -x cover.txt "$d" "$TOP/$et_dir" && rm -rf "$d"
 }
-
 # The files the series adds or mostly writes, as objects, and the in-tree
 # users of the API (configs/api-users).  Not the PCI core files the PCIe
 # LTR backend hooks into (probe.c, pci-driver.c, pci-acpi.c, aspm.c):
@@ -139,11 +147,22 @@ for p in $(series_list); do
 done
 step export-reproducible export_twice
 
+# The upstream form: pristine 6.12 + upstream/ ends at the tree above
+step upstream-end-tree "$TOP/tree/mkupstream.sh" || stop=1
+# The tree is an unpacked tarball without mainline's history: checkpatch
+# cannot look up the commits named by Fixes: tags (their form it checks).
+for p in $(upstream_list); do
+	step "checkpatch-upstream-${p%%-*}" checkpatch "$TOP/upstream/$p" --ignore UNKNOWN_COMMIT_ID
+done
+step export-reproducible-upstream export_twice --upstream
+
 # Kernels: the base alone, then base + series with the in-tree users
 step build-base "$TOP/kernel/build-kernel.sh" base
 step build-test "$TOP/kernel/build-kernel.sh" test || stop=1
 step build-test-no-warnings no_warnings "$logs/build-test.log"
-counted each-patch-builds commits "$TOP/kernel/each-patch-builds.sh"
+counted each-patch-builds commits "$(series_list | wc -l)" "$TOP/kernel/each-patch-builds.sh"
+counted each-patch-builds-upstream commits "$(upstream_list | wc -l)" \
+	"$TOP/kernel/each-patch-builds.sh" pristine upstream
 step w1-sparse w1_sparse
 
 # In QEMU

@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The bisect proof's guest side (tree/bisect-proof.sh): the one case named
+# by proof_case= on the kernel command line, on the emulated INT33C0 (and,
+# for callback-mutex, pmqos_bench.ko beside this script).  Prints
+#   PROOF <case> pass: <what was seen>   or   PROOF <case> fail: <...>
+# Only public interfaces, so that it runs on every commit of the upstream
+# form: the attribute, the registers through /dev/mem, the bench module.
+# shellcheck source=../lib.sh # installed as /lib/guest.sh
+. /lib/guest.sh
+TMP=$(mktemp -d /tmp/proof.XXXXXX)
+ERR=$TMP/err IN=$TMP/in
+GENERAL=0x08 SW_LTR=0x10 MODE_SW=4
+case_=$(cmdline_arg proof_case) || case_=
+
+say() { echo "PROOF $case_ $1: $2"; }
+
+# ltr_ns: NS = the snoop latency SW_LTR allows, in ns (LTR format: value
+# bits 9:0, scale 12:10 with a unit of 2^(5*scale) ns, requirement bit 15);
+# REQ = 1 when the requirement bit is set
+ltr_ns() {
+	ln_v=$(($(reg $SW_LTR) & 0xffff))
+	REQ=$(((ln_v >> 15) & 1))
+	NS=$(((ln_v & 0x3ff) << (5 * ((ln_v >> 10) & 7))))
+}
+
+# tolerate US...: write each tolerance; pass if SW_LTR requires at most it
+tolerate() {
+	t_ok=pass t_seen=
+	for t_us in "$@"; do
+		wr "$LPSS_ATTR" "$t_us"
+		ltr_ns
+		t_seen="$t_seen $t_us us -> $NS ns (req $REQ, $RES);"
+		if [ "$RES" != OK ] || [ "$REQ" != 1 ] || [ "$NS" -gt $((t_us * 1000)) ]; then
+			t_ok=fail
+		fi
+	done
+	say $t_ok "${t_seen# }"
+}
+
+# refuse VALUE ERRNO: with 100 us set, writing VALUE gets ERRNO and the
+# attribute still reads 100
+refuse() {
+	wr "$LPSS_ATTR" 100
+	wr "$LPSS_ATTR" "$1"
+	r_res=$RES
+	rdv "$LPSS_ATTR"
+	if [ "$r_res" = "$2" ] && [ "$RD" = 100 ]; then
+		say pass "'$1' -> $r_res, reads $RD"
+	else
+		say fail "'$1' -> $r_res (expected $2), reads $RD (expected 100)"
+	fi
+}
+
+# While device A's callback sleeps 500 ms, each operation on other devices
+# (pmqos_bench.ko: a latency tolerance update, a resume latency update, a
+# device removal) takes less than 100 ms
+isolated() {
+	if ! insmod ./pmqos_bench.ko kpath=0 isolation=1 rate=0 reps=1 slow_ms=500; then
+		say fail "insmod pmqos_bench.ko failed"
+		return
+	fi
+	rmmod pmqos_bench
+	i_ok=pass i_seen=
+	for i_op in lt_other resume_other remove_other; do
+		i_ns=$(dmesg | sed -n "s/.*pmqos_bench: isolation op=$i_op idle=0 .* ns=\([0-9]*\) .*/\1/p" | tail -n 1)
+		[ -n "$i_ns" ] || i_ns=999999999999
+		i_seen="$i_seen $i_op $((i_ns / 1000)) us;"
+		[ "$i_ns" -lt 100000000 ] || i_ok=fail
+	done
+	say $i_ok "while A's callback sleeps 500 ms:${i_seen%;}"
+}
+
+# With 900 us set, wipe SW_LTR and the mode bit behind the driver's back,
+# then a suspend/resume cycle (pm_test=platform: every device phase, no
+# sleep) must program them again
+restored() {
+	echo 900 >"$LPSS_ATTR"
+	setreg $SW_LTR 0
+	setreg $GENERAL $(($(reg $GENERAL) & ~MODE_SW))
+	echo 1 >/sys/module/suspend/parameters/pm_test_delay 2>/dev/null
+	if ! [ -w /sys/power/pm_test ] || ! echo platform >/sys/power/pm_test; then
+		say fail "no /sys/power/pm_test (CONFIG_PM_DEBUG)"
+		return
+	fi
+	echo mem >/sys/power/state
+	echo none >/sys/power/pm_test
+	ltr_ns
+	r_mode=$(($(reg $GENERAL) & MODE_SW))
+	if [ "$REQ" = 1 ] && [ "$NS" -gt 0 ] && [ "$NS" -le 900000 ] && [ "$r_mode" = $MODE_SW ]; then
+		say pass "after resume: $NS ns (req $REQ), mode bit $r_mode"
+	else
+		say fail "after resume: $NS ns (req $REQ), mode bit $r_mode"
+	fi
+}
+
+if ! [ -f "$LPSS_ATTR" ]; then
+	say fail "$LPSS_ATTR is missing"
+	exit 0
+fi
+case $case_ in
+parser-any) refuse 2147483647 ERANGE ;;
+parser-decimal) refuse 010 EINVAL ;;
+lpss-round-down) tolerate 1000 2000 ;;
+lpss-3ms) tolerate 3000 5000 ;;
+lpss-restore) restored ;;
+callback-mutex) isolated ;;
+*) say fail "unknown case" ;;
+esac
+echo auto >"$LPSS_ATTR"

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The bisect proof of the upstream form (make bisect-proof): for each fix
+# below, the kernel of the commit just before it and the kernel of the fix
+# itself, both from branch upstream (tree/mkupstream.sh), boot with
+# guest/proof/run.sh, which runs the case the fix is about.  The case must
+# fail before the fix and pass after it.
+# The kernels are built in a worktree of their own ($CACHE/linux-proof)
+# and $BUILD/proof, with configs/test.config + configs/bench.config
+# (modules, for bench/module/pmqos_bench.ko, which uses the public API
+# only and so builds on every commit); logs in $OUT/proof/.
+# Prints "before"/"after" lines per fix; the last line is
+#   bisect proof: N of M fixes shown (fail before, pass after)
+set -eu
+. "$(dirname "$0")/../lib/common.sh"
+
+# CASE|the start of the fix's subject
+fixes='parser-any|PM: sysfs: Do not take 2147483647 us for "any"
+lpss-round-down|ACPI: LPSS: Do not let an LPSS device add more latency
+lpss-restore|ACPI: LPSS: Write the LTR again when the device has been powered up
+callback-mutex|PM: QoS: Run latency tolerance callbacks outside
+parser-decimal|PM: sysfs: Accept only decimal numbers
+lpss-3ms|ACPI: LPSS: Program latency tolerances of 3 ms and more'
+
+"$TOP/tree/mkupstream.sh"
+dir=$OUT/proof
+wt=$CACHE/linux-proof
+build=$BUILD/proof
+rm -rf "$dir"
+mkdir -p "$dir/proof" "$dir/module"
+if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$wt"
+	git -C "$TREE" worktree prune
+	msg "checking out a worktree in $wt (a minute, once)"
+	git -C "$TREE" worktree add -q --detach "$wt" pristine || die "cannot make $wt"
+fi
+
+# boot COMMIT CASE: build the kernel of COMMIT and print the PROOF line of
+# CASE, or a fail line saying why there is none
+boot() {
+	git -C "$wt" checkout -q --force "$1" || die "cannot check out $1 in $wt"
+	log=$dir/$2-$(git -C "$wt" rev-parse --short=12 HEAD).log
+	TARGETS="bzImage modules" "$TOP/kernel/build-kernel.sh" proof "$wt" \
+		"$TOP/configs/test.config" "$TOP/configs/bench.config" >"$log.build" 2>&1 ||
+		{ echo "PROOF $2 fail: the kernel does not build (see $log.build)"; return; }
+	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$dir/module/"
+	kmake "$wt" "$build" M="$dir/module" modules >>"$log.build" 2>&1 ||
+		{ echo "PROOF $2 fail: pmqos_bench.ko does not build (see $log.build)"; return; }
+	cp "$TOP/guest/proof/run.sh" "$dir/module/pmqos_bench.ko" "$dir/proof/"
+	"$TOP/qemu/mkinitramfs.sh" "$dir/initramfs.cpio.gz" "$wt" "$build" "$dir/proof" >/dev/null
+	QEMU_APPEND="proof_case=$2" "$TOP/qemu/run-qemu.sh" \
+		"$build/arch/x86/boot/bzImage" "$dir/initramfs.cpio.gz" "$log" 300 2>/dev/null ||
+		{ echo "PROOF $2 fail: QEMU failed (see $log)"; return; }
+	grep -a "^PROOF $2 " "$log" | tail -n 1 | grep . ||
+		echo "PROOF $2 fail: no result (see $log)"
+}
+
+shown=0 total=0
+echo "$fixes" | {
+	while IFS='|' read -r case_ subject; do
+		total=$((total + 1))
+		c=$(git -C "$TREE" log --format='%H %s' pristine..upstream |
+			grep -F " $subject" | cut -d' ' -f1)
+		[ "$(echo "$c" | wc -w)" = 1 ] || die "no single commit on upstream: $subject"
+		echo "fix: $(git -C "$TREE" log -1 --format=%s "$c")"
+		before=$(boot "$c~1" "$case_")
+		after=$(boot "$c" "$case_")
+		echo "  before: ${before#PROOF }"
+		echo "  after:  ${after#PROOF }"
+		case $before in *" fail: "*) ;; *) continue ;; esac
+		case $after in *" pass: "*) shown=$((shown + 1)) ;; esac
+	done
+	echo "bisect proof: $shown of $total fixes shown (fail before, pass after)"
+	[ "$shown" = "$total" ]
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The upstream form: branch "upstream" of the kernel tree is a pristine
+# linux-source-6.12 (tag "pristine") plus upstream/series applied with
+# git am, in the worktree $CACHE/linux-upstream.  Its end tree must be the
+# tree of branch lt (base + patches/), every file: the last line says
+#   upstream: N patches, end tree identical
+# or names the files that differ (and the exit status is 1).
+# Branch "up" is left alone: it is where the upstream form is edited
+# (tree/export.sh --upstream writes it back to upstream/).
+set -eu
+. "$(dirname "$0")/../lib/common.sh"
+
+"$TOP/tree/mktree.sh"
+pristine=$("$TOP/tree/get-source.sh")
+wt=$CACHE/linux-upstream
+
+GIT_AUTHOR_DATE='2024-11-17 00:00:00 +0000'
+GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+GIT_AUTHOR_NAME='pmqos-lt base'
+GIT_AUTHOR_EMAIL='base@pmqos-lt.invalid'
+GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
+GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+
+# The tree of the pristine source: the base's tree with the files the
+# base step edits put back as Debian ships them.
+pristine_tree() {
+	pt_idx=$(mktemp)
+	GIT_INDEX_FILE=$pt_idx git -C "$TREE" read-tree base
+	for f in $(python3 "$TOP/base/strip.py" --list); do
+		pt_blob=$(git -C "$TREE" hash-object -w "$pristine/$f")
+		GIT_INDEX_FILE=$pt_idx git -C "$TREE" update-index --cacheinfo "100644,$pt_blob,$f"
+	done
+	GIT_INDEX_FILE=$pt_idx git -C "$TREE" write-tree
+	rm -f "$pt_idx"
+}
+ptree=$(pristine_tree)
+# A tag that has that tree is kept (branch "up" may be built on it).
+if [ "$(git -C "$TREE" rev-parse -q --verify 'pristine^{tree}' 2>/dev/null)" != "$ptree" ]; then
+	version=$(basename "$(dirname "$pristine")")
+	c=$(git -C "$TREE" commit-tree -m "linux-source-6.12 $version as Debian ships it" "$ptree")
+	git -C "$TREE" tag -f pristine "$c" >/dev/null
+fi
+
+wait_build_lock
+exec 9>"$CACHE/build.lock"
+flock 9
+if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$wt"
+	git -C "$TREE" worktree prune
+	msg "checking out the pristine tree in $wt (a minute, once)"
+	git -C "$TREE" worktree add -q --detach "$wt" pristine || die "cannot make $wt"
+fi
+git -C "$wt" am --abort >/dev/null 2>&1 || true
+git -C "$wt" checkout -q --force -B upstream pristine
+n=0
+for p in $(upstream_list); do
+	git -C "$wt" am -q --keep-cr "$TOP/upstream/$p" ||
+		die "upstream/$p does not apply (git -C $wt am --show-current-patch=diff)"
+	n=$((n + 1))
+done
+exec 9>&-
+
+differ=$(git -C "$TREE" diff --name-status upstream lt)
+if [ -z "$differ" ]; then
+	echo "upstream: $n patches, end tree identical"
+else
+	echo "$differ" | sed 's/^/differs: /'
+	echo "upstream: $n patches, end tree differs from base + patches/ in $(echo "$differ" | wc -l) files"
+	exit 1
+fi
