@@ -129,7 +129,7 @@ w1_sparse() {
 }
 
 echo "check: every test, in order; each step's output in $logs/<step>.log"
-echo "check: from nothing about 30 min on 2 cores (three kernel builds, two guest runs); 7 to 8 min once built"
+echo "check: from nothing about 35 min on 2 cores (three kernel builds, each commit of both series, two guest runs); about 15 min once built"
 # Host-side tests of the tooling itself
 counted harness sh "$TOP/tests/harness/run.sh"
 step shellcheck shellcheck_all
