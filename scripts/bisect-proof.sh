@@ -9,13 +9,14 @@
 # and $BUILD/proof, with configs/test.config + configs/bench.config
 # (modules, for bench/module/pmqos_bench.ko, which uses the public API
 # only and so builds on every commit); logs in $OUT/proof/.
-# Prints "before"/"after" lines per fix; the last line is
-#   bisect proof: N of M fixes shown (fail before, pass after)
+# Prints "before"/"after" lines per fix (and per ABI change: the parser,
+# LPSS from 3 ms up); the last line is
+#   bisect proof: N of M shown (fail before, pass after)
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
 # CASE|the start of the fix's subject
-fixes='parser-any|PM: sysfs: Do not take 2147483647 us for "any"
+fixes='parser-any|PM: sysfs: Do not take a latency tolerance of 2147483647 us
 lpss-round-down|ACPI: LPSS: Do not let an LPSS device add more latency
 lpss-restore|ACPI: LPSS: Write the LTR again when the device has been powered up
 callback-mutex|PM: QoS: Run latency tolerance callbacks outside
@@ -70,6 +71,6 @@ echo "$fixes" | {
 		case $before in *" fail: "*) ;; *) continue ;; esac
 		case $after in *" pass: "*) shown=$((shown + 1)) ;; esac
 	done
-	echo "bisect proof: $shown of $total fixes shown (fail before, pass after)"
+	echo "bisect proof: $shown of $total shown (fail before, pass after)"
 	[ "$shown" = "$total" ]
 }
