@@ -23,11 +23,7 @@ out=$BUILD/step
 from=${1:-base} branch=${2:-lt}
 git -C "$TREE" rev-parse -q --verify "$from" >/dev/null || die "no $from in $TREE (make tree)"
 
-if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$wt"
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$wt" "$from" || die "cannot make $wt"
-fi
+worktree_at "$wt" "$from"
 mkdir -p "$out"
 
 n=0 passed=0 failed=0

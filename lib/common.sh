@@ -85,10 +85,49 @@ wait_build_lock() {
 msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
 
-# The patch file names listed in patches/series, one a line.
-series_list() { grep -v -e '^#' -e '^$' "$TOP/patches/series" || true; }
-# The upstream form's patches, in order (upstream/series)
-upstream_list() { grep -v -e '^#' -e '^$' "$TOP/upstream/series" || true; }
+# series_files DIR: the patch file names listed in DIR/series, one a line;
+# series_list for patches/, upstream_list for the upstream form's upstream/.
+series_files() { grep -v -e '^#' -e '^$' "$TOP/$1/series" || true; }
+series_list() { series_files patches; }
+upstream_list() { series_files upstream; }
+
+# base_identity: the git identity and dates of the commits the tooling
+# makes itself (the base, the pristine tag, git am), so that their ids
+# depend on content only.
+base_identity() {
+	GIT_AUTHOR_DATE='2024-11-17 00:00:00 +0000'
+	GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+	GIT_AUTHOR_NAME='pmqos-lt base'
+	GIT_AUTHOR_EMAIL='base@pmqos-lt.invalid'
+	GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
+	GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+	export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+		GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+}
+
+# worktree_at DIR REF: make DIR a detached worktree of $TREE at REF unless
+# it is one already (then it is left as it is)
+worktree_at() {
+	git -C "$1" rev-parse -q --verify HEAD >/dev/null 2>&1 && return 0
+	rm -rf "$1"
+	git -C "$TREE" worktree prune
+	msg "checking out a worktree in $1 (a minute, once)"
+	git -C "$TREE" worktree add -q --detach "$1" "$2" || die "cannot make $1"
+}
+
+# pristine_tree PRISTINE: the git tree object of the unpacked pristine
+# source PRISTINE, made in $TREE: the base's tree with the files the base
+# step edits put back as Debian ships them.
+pristine_tree() {
+	pt_idx=$(mktemp)
+	GIT_INDEX_FILE=$pt_idx git -C "$TREE" read-tree base
+	for pt_f in $(python3 "$TOP/base/strip.py" --list); do
+		pt_blob=$(git -C "$TREE" hash-object -w "$1/$pt_f")
+		GIT_INDEX_FILE=$pt_idx git -C "$TREE" update-index --cacheinfo "100644,$pt_blob,$pt_f"
+	done
+	GIT_INDEX_FILE=$pt_idx git -C "$TREE" write-tree
+	rm -f "$pt_idx"
+}
 
 # Identity of patches/ (series plus the files it lists).
 series_id() {

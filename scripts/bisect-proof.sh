@@ -29,12 +29,7 @@ wt=$CACHE/linux-proof
 build=$BUILD/proof
 rm -rf "$dir"
 mkdir -p "$dir/proof" "$dir/module"
-if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$wt"
-	git -C "$TREE" worktree prune
-	msg "checking out a worktree in $wt (a minute, once)"
-	git -C "$TREE" worktree add -q --detach "$wt" pristine || die "cannot make $wt"
-fi
+worktree_at "$wt" pristine
 
 # boot COMMIT CASE: build the kernel of COMMIT and print the PROOF line of
 # CASE, or a fail line saying why there is none

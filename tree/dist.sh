@@ -12,19 +12,10 @@ outfile=${1:-$OUT/pmqos-lt-linux-6.12.patch}
 pristine=$("$TOP/tree/get-source.sh")
 mkdir -p "$(dirname "$outfile")"
 
-# A tree object for the pristine source: the base commit with the files the
-# base step edited put back as Debian ships them.
-idx=$(mktemp)
+# A tree object for the pristine source (lib/common.sh)
 tmp=$(mktemp -d)
-trap 'rm -rf "$idx" "$tmp"' EXIT
-export GIT_INDEX_FILE="$idx"
-git -C "$TREE" read-tree base
-for f in $(python3 "$TOP/base/strip.py" --list); do
-	blob=$(git -C "$TREE" hash-object -w "$pristine/$f")
-	git -C "$TREE" update-index --cacheinfo "100644,$blob,$f"
-done
-ptree=$(git -C "$TREE" write-tree)
-unset GIT_INDEX_FILE
+trap 'rm -rf "$tmp"' EXIT
+ptree=$(pristine_tree "$pristine")
 
 version=$(basename "$(dirname "$pristine")")
 {

@@ -33,14 +33,7 @@ base_id="$version $(stripped_id)"
 series_id=$(series_id)
 
 # Deterministic commit dates, so the base commit's id depends on content only.
-GIT_AUTHOR_DATE='2024-11-17 00:00:00 +0000'
-GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
-GIT_AUTHOR_NAME='pmqos-lt base'
-GIT_AUTHOR_EMAIL='base@pmqos-lt.invalid'
-GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
-GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
-export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
-	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+base_identity
 
 # timed LABEL CMD...: CMD, with the time so far shown (lib/progress.py)
 timed() {

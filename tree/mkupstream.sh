@@ -15,28 +15,9 @@ set -eu
 pristine=$("$TOP/tree/get-source.sh")
 wt=$CACHE/linux-upstream
 
-GIT_AUTHOR_DATE='2024-11-17 00:00:00 +0000'
-GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
-GIT_AUTHOR_NAME='pmqos-lt base'
-GIT_AUTHOR_EMAIL='base@pmqos-lt.invalid'
-GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
-GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
-export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
-	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+base_identity
 
-# The tree of the pristine source: the base's tree with the files the
-# base step edits put back as Debian ships them.
-pristine_tree() {
-	pt_idx=$(mktemp)
-	GIT_INDEX_FILE=$pt_idx git -C "$TREE" read-tree base
-	for f in $(python3 "$TOP/base/strip.py" --list); do
-		pt_blob=$(git -C "$TREE" hash-object -w "$pristine/$f")
-		GIT_INDEX_FILE=$pt_idx git -C "$TREE" update-index --cacheinfo "100644,$pt_blob,$f"
-	done
-	GIT_INDEX_FILE=$pt_idx git -C "$TREE" write-tree
-	rm -f "$pt_idx"
-}
-ptree=$(pristine_tree)
+ptree=$(pristine_tree "$pristine")
 # A tag that has that tree is kept (branch "up" may be built on it).
 if [ "$(git -C "$TREE" rev-parse -q --verify 'pristine^{tree}' 2>/dev/null)" != "$ptree" ]; then
 	version=$(basename "$(dirname "$pristine")")
@@ -47,12 +28,7 @@ fi
 wait_build_lock
 exec 9>"$CACHE/build.lock"
 flock 9
-if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$wt"
-	git -C "$TREE" worktree prune
-	msg "checking out the pristine tree in $wt (a minute, once)"
-	git -C "$TREE" worktree add -q --detach "$wt" pristine || die "cannot make $wt"
-fi
+worktree_at "$wt" pristine
 git -C "$wt" am --abort >/dev/null 2>&1 || true
 git -C "$wt" checkout -q --force -B upstream pristine
 n=0
