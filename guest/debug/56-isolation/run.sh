@@ -1,25 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# One slow device stalls nobody else.  Target ia's callback sleeps 500 ms
-# (cb_delay_ms); while it sleeps, each of three operations on other devices
-# is timed (one sleep each): a latency tolerance request added for ib (its
+# One slow device stalls nobody else.  Target ia's callback sleeps SLOW_MS
+# (cb_delay_ms); while it sleeps, three operations on other devices are
+# done, one sleep each: a latency tolerance request added for ib (its
 # callback runs), a resume latency request of ic updated, and target id
-# (with a latency tolerance request) removed.  Each must take at most
-# LIMIT_MS (100); ia's callback must still be sleeping when it is done, or
-# the measurement proves nothing.  The timed writes are shell builtins (no
-# fork), timed with /proc/uptime (10 ms resolution).  Then the attribute of
-# a device ie is hidden while ie's callback sleeps: the hide waits for the
+# (with a latency tolerance request) removed.  Each must complete while
+# ia's callback is still sleeping: had it waited for that callback, it
+# could only return after the callback did.  Then the attribute of a
+# device ie is hidden while ie's callback sleeps: the hide waits for the
 # callback to drop ie's user space request, but holds no lock that exposing
 # ib's attribute needs meanwhile.  Then ia itself is removed while its
 # callback sleeps: that waits for the callback, and the callback's last
 # value is the request's.
+#
+# This is an ordering test, not a timed one: the sleeps are seconds long so
+# that a loaded host only shrinks the margin, and the durations printed are
+# for the log.  How long these operations take is measured by `make bench`
+# (its isolation workload).
 SUITE=power_qos_isolation
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 use_test_module
 
-SLOW_MS=500
-LIMIT_MS=${ISOLATION_LIMIT_MS:-100}
+SLOW_MS=4000
 
 # now_ms: NOW = uptime in ms (10 ms resolution, no fork)
 now_ms() {
@@ -80,27 +83,27 @@ during_slow 200 "$(td ic)/requests" "update 1 50"
 ms_c=$MS res_c=$T_RES busy_c=$BUSY
 during_slow 250 "$CTL/remove_target" "id"
 ms_d=$MS res_d=$T_RES busy_d=$BUSY
-diag "while ia's callback slept: ib latency tolerance add $ms_b ms, ic resume latency update $ms_c ms, id removal $ms_d ms (limit $LIMIT_MS ms; ia still sleeping after each: $busy_b $busy_c $busy_d)"
+diag "while ia's callback slept: ib latency tolerance add $ms_b ms, ic resume latency update $ms_c ms, id removal $ms_d ms (ia still sleeping after each: $busy_b $busy_c $busy_d)"
 forget id
 
 ok=0
-[ "$res_b" = OK ] && [ "$cb_b" = 300/1 ] && [ "$busy_b" = 1 ] && [ "$ms_b" -le "$LIMIT_MS" ] || ok=1
-result $ok "latency tolerance request of another device, its callback included: $ms_b ms ($cb_b)"
+[ "$res_b" = OK ] && [ "$cb_b" = 300/1 ] && [ "$busy_b" = 1 ] || ok=1
+result $ok "latency tolerance request of another device, its callback included, done while ia's callback slept ($res_b, $cb_b)"
 ok=0
-[ "$res_c" = OK ] && [ "$busy_c" = 1 ] && [ "$ms_c" -le "$LIMIT_MS" ] || ok=1
-result $ok "resume latency request of another device: $ms_c ms"
+[ "$res_c" = OK ] && [ "$busy_c" = 1 ] || ok=1
+result $ok "resume latency request of another device done while ia's callback slept ($res_c)"
 ok=0
-[ "$res_d" = OK ] && [ "$busy_d" = 1 ] && [ "$ms_d" -le "$LIMIT_MS" ] && ! [ -e "$CTL/id" ] || ok=1
-result $ok "removal of another device: $ms_d ms"
+[ "$res_d" = OK ] && [ "$busy_d" = 1 ] && ! [ -e "$CTL/id" ] || ok=1
+result $ok "removal of another device done while ia's callback slept ($res_d)"
 
 # Hiding ie's attribute while ie's callback sleeps (run by an ancestor
 # request of its child iec, so that no lock of the test module is held for
 # ie): the hide waits for the callback, exposing ib's attribute does not.
 # The callback sleeps HIDE_SLOW_MS: the shell polls twice (the callback
-# started, the attribute gone) before it times the expose, which took more
-# than 500 ms once in the debug kernel, and the expose only counts if the
-# callback still sleeps after it.
-HIDE_SLOW_MS=3000
+# started, the attribute gone, at most 2 s each) before it exposes ib's
+# attribute, and the expose only counts if the callback still sleeps after
+# it.
+HIDE_SLOW_MS=$((SLOW_MS + 2000))
 ok=0
 mk ie && mk iec "nocb parent=ie" || ok=1
 wr_ok "$(lt ie)" 500 || ok=1
@@ -126,11 +129,11 @@ busy=$(rd "$(td ie)/cb_busy")
 wait "$hide_pid" || ok=1
 wait "$slow_pid" || ok=1
 diag "while ie's callback slept and its attribute was being hidden: ib's attribute exposed in $MS ms ($T_RES; ie still sleeping after: $busy)"
-[ "$T_RES" = OK ] && [ "$busy" = 1 ] && [ "$MS" -le "$LIMIT_MS" ] || ok=1
+[ "$T_RES" = OK ] && [ "$busy" = 1 ] || ok=1
 check_eq "ie's callback after the hide" "$(cb_state ie)" 100/2 || ok=1
 wr_ok "$(td ie)/cb_delay_ms" 0 || ok=1
 rmt iec && rmt ie || ok=1
-result $ok "hiding the attribute of a device whose callback sleeps: $MS ms for another device's expose"
+result $ok "another device's attribute exposed while the attribute of a device whose callback sleeps is being hidden"
 
 # Removing ia waits for its own running callback, which still completes
 ok=0
