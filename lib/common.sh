@@ -91,6 +91,20 @@ series_files() { grep -v -e '^#' -e '^$' "$TOP/$1/series" || true; }
 series_list() { series_files patches; }
 upstream_list() { series_files upstream; }
 
+# am_series DIR SERIES START BRANCH: in the worktree DIR, drop any git am in
+# progress and local changes, check out BRANCH at START and git am the patches
+# listed in SERIES/series (SERIES: patches or upstream); APPLIED = how many.
+am_series() {
+	git -C "$1" am --abort >/dev/null 2>&1 || true
+	git -C "$1" checkout -q --force -B "$4" "$3"
+	APPLIED=0
+	for as_p in $(series_files "$2"); do
+		git -C "$1" am -q --keep-cr "$TOP/$2/$as_p" ||
+			die "$2/$as_p does not apply (git -C $1 am --show-current-patch=diff)"
+		APPLIED=$((APPLIED + 1))
+	done
+}
+
 # base_identity: the git identity and dates of the commits the tooling
 # makes itself (the base, the pristine tag, git am), so that their ids
 # depend on content only.

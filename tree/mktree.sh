@@ -162,14 +162,6 @@ if [ -n "$dirty" ]; then
 fi
 
 # stale (or FORCE=1): base + patches/ with git am
-git -C "$TREE" am --abort >/dev/null 2>&1 || true
-git -C "$TREE" checkout -q -B lt base
-git -C "$TREE" reset -q --hard base
-count=0
-for p in $(series_list); do
-	git -C "$TREE" am -q --keep-cr "$TOP/patches/$p" ||
-		die "patches/$p does not apply (git -C $TREE am --show-current-patch=diff)"
-	count=$((count + 1))
-done
+am_series "$TREE" patches base lt
 echo "$series_id $(git -C "$TREE" rev-parse HEAD)" > "$TREE/.git/pmqos-applied"
-msg "applied $count patches: $TREE (branch lt)"
+msg "applied $APPLIED patches: $TREE (branch lt)"

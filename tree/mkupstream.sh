@@ -29,21 +29,14 @@ wait_build_lock
 exec 9>"$CACHE/build.lock"
 flock 9
 worktree_at "$wt" pristine
-git -C "$wt" am --abort >/dev/null 2>&1 || true
-git -C "$wt" checkout -q --force -B upstream pristine
-n=0
-for p in $(upstream_list); do
-	git -C "$wt" am -q --keep-cr "$TOP/upstream/$p" ||
-		die "upstream/$p does not apply (git -C $wt am --show-current-patch=diff)"
-	n=$((n + 1))
-done
+am_series "$wt" upstream pristine upstream
 exec 9>&-
 
 differ=$(git -C "$TREE" diff --name-status upstream lt)
 if [ -z "$differ" ]; then
-	echo "upstream: $n patches, end tree identical"
+	echo "upstream: $APPLIED patches, end tree identical"
 else
 	echo "$differ" | sed 's/^/differs: /'
-	echo "upstream: $n patches, end tree differs from base + patches/ in $(echo "$differ" | wc -l) files"
+	echo "upstream: $APPLIED patches, end tree differs from base + patches/ in $(echo "$differ" | wc -l) files"
 	exit 1
 fi
