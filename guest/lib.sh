@@ -40,9 +40,11 @@ setreg() {
 	devmem $((LPSS + 0x800 + $1)) 32 "$2"
 }
 
-# The test module's control directory, the debugfs listing of the latency
+# The test module's debugfs directory (its control files, a directory per
+# target), its devices in sysfs, the debugfs listing of the latency
 # tolerance requests, PM_QOS_LATENCY_ANY (passed to the callback for "any")
-CTL=/sys/devices/test_power_qos
+CTL=/sys/kernel/debug/test_power_qos
+DEVS=/sys/devices/test_power_qos
 LISTING=/sys/kernel/debug/pm_qos/latency_tolerance
 ANY=2147483647
 KTAP_N=0
@@ -82,6 +84,7 @@ errno_of() {
 	*"Permission denied"*) RES=EACCES ;;
 	*"Cannot allocate memory"* | *"Out of memory"*) RES=ENOMEM ;;
 	*"No such device"*) RES=ENODEV ;;
+	*"Input/output error"* | *"I/O error"*) RES=EIO ;;
 	*"No such file"* | *"no such file"* | *"nonexistent directory"*) RES=ENOENT ;;
 	*"File exists"*) RES=EEXIST ;;
 	*"busy"*) RES=EBUSY ;;
@@ -140,22 +143,24 @@ check_eq() {  # check_eq WHAT ACTUAL EXPECTED
 	return 1
 }
 
-# td NAME: directory of target NAME (set by mk)
-td() { eval "printf '%s\\n' \"\${TD_$1:-$CTL/$1}\""; }
-lt() { printf '%s\n' "$(td "$1")/$ATTR"; }
+# td NAME: debugfs directory of target NAME (cb_*, requests, expose, ...)
+td() { printf '%s\n' "$CTL/$1"; }
+# sd NAME: sysfs directory of the device of target NAME (set by mk)
+sd() { eval "printf '%s\\n' \"\${SD_$1:-$DEVS/$1}\""; }
+lt() { printf '%s\n' "$(sd "$1")/$ATTR"; }
 
 # mk NAME [OPTIONS]: add target NAME ([A-Za-z0-9_]: it is used in a
 # variable name) with OPTIONS "parent=P", "nocb"
 mk() {
-	mk_dir=$CTL
+	mk_dir=$DEVS
 	case "${2:-}" in
 	*parent=*)
 		mk_p=${2#*parent=}
-		mk_dir=$(td "${mk_p%% *}") ;;
+		mk_dir=$(sd "${mk_p%% *}") ;;
 	esac
 	wr_ok "$CTL/add_target" "$1${2:+ $2}" || return 1
 	# names are [A-Za-z0-9_-]: safe to expand inside eval
-	eval "TD_$1=$mk_dir/$1"
+	eval "SD_$1=$mk_dir/$1"
 	TARGETS="$TARGETS $1"
 }
 
@@ -183,11 +188,9 @@ rm_all() {
 	return $rm_ret
 }
 
-# cbv NAME: CB = "cb_last/cb_count" of target NAME (no fork, NAME must
-# have been made by mk)
+# cbv NAME: CB = "cb_last/cb_count" of target NAME (no fork)
 cbv() {
 	cbv_d=$CTL/$1
-	eval "cbv_d=\${TD_$1:-\$cbv_d}"
 	rdv "$cbv_d/cb_last"
 	CB=$RD
 	rdv "$cbv_d/cb_count"

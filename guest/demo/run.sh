@@ -100,7 +100,7 @@ else
 	: > "$T/trace" 2>/dev/null
 	echo demo > "$CTL/add_target"
 	echo "  user space: echo 100 > .../demo/power/pm_qos_latency_tolerance_us"
-	echo 100 > "$CTL/demo/power/pm_qos_latency_tolerance_us"
+	echo 100 > "$DEVS/demo/power/pm_qos_latency_tolerance_us"
 	echo "  kernel:     dev_pm_qos_add_request(demo, 50) (test_power_qos)"
 	echo "add 1 50" > "$CTL/demo/requests"
 	echo "  LPSS:       echo 30 > $LPSS_ATTR"

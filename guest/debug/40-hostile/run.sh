@@ -138,7 +138,7 @@ STATES="ha hn hy"
 
 # snapv NAME: SNAP = attribute and callback record of target NAME (no fork)
 snapv() {
-	rdv "$CTL/$1/$ATTR"
+	rdv "$DEVS/$1/$ATTR"
 	snap_a=$RD
 	cbv "$1"
 	SNAP="$snap_a $CB"
@@ -155,7 +155,7 @@ try() {
 	for s in $STATES; do
 		snapv "$s"
 		before=$SNAP
-		wr_raw "$CTL/$s/$ATTR" "$IN"
+		wr_raw "$DEVS/$s/$ATTR" "$IN"
 		if [ "$RES" != "$1" ]; then
 			diag "$s: got $RES, expected $1"
 			try_ret=1

@@ -29,7 +29,9 @@ DBG=/sys/kernel/debug/pm_qos/latency_tolerance
 
 # Targets: sa; sp with sc (no callback, for ancestor requests on sp);
 # hx with hc (ancestor requests on hx), both removed and re-added all along.
-D_sa=$CTL/sa D_sp=$CTL/sp D_sc=$CTL/sp/sc D_hx=$CTL/hx D_hc=$CTL/hx/hc
+# D_*: their debugfs directories; S_*: their devices in sysfs.
+D_sa=$CTL/sa D_sp=$CTL/sp D_sc=$CTL/sc D_hx=$CTL/hx D_hc=$CTL/hc
+S_sa=$DEVS/sa S_sp=$DEVS/sp S_sc=$DEVS/sp/sc S_hx=$DEVS/hx S_hc=$DEVS/hx/hc
 
 # rnd N: R = pseudo-random number in 0..N-1 (per-worker SEED)
 rnd() {
@@ -46,9 +48,9 @@ pick() {
 
 # op FILE TEXT: echo TEXT to FILE with the shell builtin (no fork);
 # RES = OK or the error name.  A file that has gone gives ENOENT, or
-# EACCES if its directory is still there (ash opens with O_CREAT, and sysfs
-# directories cannot create files); an open file whose device is being
-# removed gives ENODEV.
+# EACCES if its directory is still there (ash opens with O_CREAT, and
+# neither sysfs nor debugfs directories can create files); an open file
+# whose device is being removed gives ENODEV (sysfs) or EIO (debugfs).
 op() {
 	if { echo "$2" >"$1"; } 2>"$E"; then
 		RES=OK
@@ -72,7 +74,7 @@ note() {
 
 # note_gone ALLOWED WHAT: note, also allowing the errors that say that the
 # file or device has gone (see op)
-note_gone() { note "$1 ENOENT ENODEV EACCES" "$2"; }
+note_gone() { note "$1 ENOENT ENODEV EIO EACCES" "$2"; }
 
 # worker_end: the result line of worker $W; its presence means done
 worker_end() { echo "$ops $oks $bad" >"$TMP/res.$W"; }
@@ -82,7 +84,7 @@ worker_end() { echo "$ops $oks $bad" >"$TMP/res.$W"; }
 w_user() {
 	W=user$1 SEED=$1 E=$TMP/err.$W ops=0 oks=0 bad=0
 	while [ ! -e "$STOP" ]; do
-		pick "$D_sa" "$D_sp" "$D_hx" "$D_hc"
+		pick "$S_sa" "$S_sp" "$S_hx" "$S_hc"
 		f=$P/$ATTR
 		rnd 10
 		case $R in
@@ -181,10 +183,13 @@ w_unplug() {
 w_read() {
 	W=read SEED=19 E=$TMP/err.$W ops=0 oks=0 bad=0
 	while [ ! -e "$STOP" ]; do
-		for d in "$D_sa" "$D_sp" "$D_sc" "$D_hx" "$D_hc"; do
-			for f in "$ATTR" cb_last cb_count requests last_ret; do
+		for ds in "$D_sa|$S_sa" "$D_sp|$S_sp" "$D_sc|$S_sc" \
+				"$D_hx|$S_hx" "$D_hc|$S_hc"; do
+			d=${ds%|*} s=${ds#*|}
+			for f in "$s/$ATTR" "$d/cb_last" "$d/cb_count" \
+					"$d/requests" "$d/last_ret"; do
 				ops=$((ops + 1))
-				{ read -r x <"$d/$f"; } 2>/dev/null && oks=$((oks + 1))
+				{ read -r x <"$f"; } 2>/dev/null && oks=$((oks + 1))
 			done
 		done
 		if [ -e "$DBG" ]; then
@@ -202,7 +207,7 @@ WORKERS="user1 user2 user3 kreq ancestor expose unplug read"
 # Value of requests for target $1 in callback terms, one a line: the user
 # request (attribute) and every kernel request whose device is $1.
 live_requests() {
-	a=$(rd "$(eval "printf '%s' \"\$D_$1\"")/$ATTR")
+	a=$(rd "$(eval "printf '%s' \"\$S_$1\"")/$ATTR")
 	case $a in
 	any) echo "$ANY" ;;
 	auto | '<missing>') ;;
@@ -297,7 +302,7 @@ ok=0
 check_eq "sc cb_last" "$(rd "$D_sc/cb_last")" none || ok=1
 rm_all || ok=1
 check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || ok=1
-for d in "$D_sa" "$D_sp" "$D_hx"; do
+for d in "$D_sa" "$D_sp" "$D_hx" "$S_sa" "$S_sp" "$S_hx"; do
 	[ -e "$d" ] && { diag "$d still present"; ok=1; }
 done
 result $ok "all targets removed, no leaked requests"

@@ -43,7 +43,7 @@ writer() {
 
 ok=0
 mk ud drv && mk uc "parent=ud nocb" || ok=1
-[ -e "$(td ud)/driver" ] || { diag "tpq did not bind to ud"; ok=1; }
+[ -e "$(sd ud)/driver" ] || { diag "tpq did not bind to ud"; ok=1; }
 [ -e "$(lt ud)" ] || { diag "probe did not expose $ATTR"; ok=1; }
 wr_ok "$(td ud)/requests" "add 1 300" || ok=1
 wr_ok "$(td uc)/requests" "ancestor 1 400" || ok=1
@@ -57,7 +57,7 @@ moved=0 unbound=0 rebound=0 loops=0
 while [ "$loops" -lt "$LOOPS" ]; do
 	loops=$((loops + 1))
 	wr "$DRV/unbind" ud
-	[ "$RES" = OK ] && ! [ -e "$(td ud)/driver" ] && unbound=$((unbound + 1))
+	[ "$RES" = OK ] && ! [ -e "$(sd ud)/driver" ] && unbound=$((unbound + 1))
 	cbv ud
 	before=$CB
 	sleep 0.05

@@ -93,7 +93,7 @@ ok=0
 [ "$res_c" = OK ] && [ "$busy_c" = 1 ] || ok=1
 result $ok "resume latency request of another device done while ia's callback slept ($res_c)"
 ok=0
-[ "$res_d" = OK ] && [ "$busy_d" = 1 ] && ! [ -e "$CTL/id" ] || ok=1
+[ "$res_d" = OK ] && [ "$busy_d" = 1 ] && ! [ -e "$(sd id)" ] || ok=1
 result $ok "removal of another device done while ia's callback slept ($res_d)"
 
 # Hiding ie's attribute while ie's callback sleeps (run by an ancestor

@@ -104,7 +104,7 @@ user_over_kernel_done() { check_eq fc "$(user_over_kernel_state)" "100 100/2"; }
 # dev_pm_qos_add_request() may be a tail call (it is: into the function that
 # records the owner), which leaves no trace on the stack.  The module's own
 # allocations fail first (last_ret stays 0), then the API's (last_ret -12).
-kernel_first_prep() { SYM=requests_store; fresh fd; }
+kernel_first_prep() { SYM=tpq_requests_write; fresh fd; }
 kernel_first_do() { nth_write "$n" "$(td fd)/requests" "add 1 50"; }
 kernel_first_state() { echo "$(cat "$(td fd)/requests") $(rd "$(lt fd)") $(cb_state fd)"; }
 kernel_first_done() { check_eq fd "$(kernel_first_state)" "1 50 fd auto 50/1"; }
@@ -146,11 +146,12 @@ add_device_prep() {
 }
 add_device_do() {
 	nth_write "$n" "$CTL/add_target" fg
-	[ "$RES" = OK ] && { TD_fg=$CTL/fg; TARGETS="$TARGETS fg"; }
-	: "$TD_fg"
+	[ "$RES" = OK ] && { SD_fg=$DEVS/fg; TARGETS="$TARGETS fg"; }
+	: "$SD_fg"
 }
 add_device_state() {
-	if [ -e "$CTL/fg" ]; then echo present; else echo absent; fi
+	if [ -e "$DEVS/fg" ]; then echo present; else echo absent; fi
+	if [ -e "$(td fg)" ]; then echo present; else echo absent; fi
 	rd "$CTL/leaked_requests"
 }
 add_device_done() {

@@ -18,8 +18,10 @@ PATTERNS=/etc/kernel-reports
 ktap_begin "$SUITE" 4
 
 ok=0
-left=$(find "$CTL" -mindepth 1 -maxdepth 1 -type d ! -name power | wc -l)
-check_eq "targets left in $CTL" "$left" 0 || ok=1
+left=$(find "$DEVS" -mindepth 1 -maxdepth 1 -type d ! -name power | wc -l)
+check_eq "target devices left in $DEVS" "$left" 0 || ok=1
+left=$(find "$CTL" -mindepth 1 -maxdepth 1 -type d | wc -l)
+check_eq "target directories left in $CTL" "$left" 0 || ok=1
 check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || ok=1
 result $ok "no test target left, no leaked request"
 
