@@ -230,6 +230,6 @@ use_test_module() {
 	ERR=$TMP/err IN=$TMP/in
 	[ -d "$CTL" ] && return 0
 	ktap_begin "${SUITE:-debug}" 1
-	echo "not ok 1 $CTL missing (CONFIG_TEST_POWER_QOS)"
+	echo "not ok 1 $CTL missing (CONFIG_TEST_PM_QOS_LATENCY_TOLERANCE)"
 	exit 1
 }
