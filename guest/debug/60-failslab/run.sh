@@ -146,8 +146,8 @@ add_device_prep() {
 }
 add_device_do() {
 	nth_write "$n" "$CTL/add_target" fg
-	[ "$RES" = OK ] && { SD_fg=$DEVS/fg; TARGETS="$TARGETS fg"; }
-	: "$SD_fg"
+	# a top-level target: sd and lt find it without an SD_fg
+	[ "$RES" = OK ] && TARGETS="$TARGETS fg"
 }
 add_device_state() {
 	if [ -e "$DEVS/fg" ]; then echo present; else echo absent; fi
