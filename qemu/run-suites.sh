@@ -27,10 +27,10 @@ debug)
 	# check a direct-map address against the 4-level layout and report a
 	# "wild-memory-access" in __common_interrupt (seen once in seven boots,
 	# before any code of the series runs).
-	QEMU_MEM=${QEMU_MEM:-1024} QEMU_APPEND="test_timeout=1200 no5lvl ${QEMU_APPEND:-}"
+	QEMU_MEM=${QEMU_MEM:-1024} QEMU_APPEND="test_timeout=1200 no5lvl kasan_multi_shot ${QEMU_APPEND:-}"
 	export QEMU_MEM QEMU_APPEND
 	set -- kunit lpss lpss_ltr lpss_host pcie_ltr power_qos_hostile power_qos_stress \
-		power_qos_lifetime power_qos_isolation power_qos_failslab \
+		power_qos_lifetime power_qos_isolation power_qos_removal power_qos_failslab \
 		power_qos_permissions kmemleak ;;
 *)
 	die "usage: run-suites.sh test|debug [INITRAMFS]" ;;
