@@ -5,7 +5,7 @@
 # override them (make passes both to the scripts); $(call where,X) asks.
 where = $(shell CACHE='$(CACHE)' OUT='$(OUT)' lib/where.sh $(1))
 
-.PHONY: help deps tree export export-upstream upstream bisect-proof kernel base-kernel demo demo-intro check debug-check dist clean bench
+.PHONY: help deps tree export export-upstream upstream bisect-proof kernel base-kernel demo demo-intro check debug-check kcsan-check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
@@ -18,6 +18,7 @@ help:
 	@echo "make kernel       build the test kernel ($(call where,bzimage test))"
 	@echo "make base-kernel  build the base alone (no series)"
 	@echo "make debug-check  build the debug kernel, run guest/debug/* under it"
+	@echo "make kcsan-check  build a KCSAN kernel, run the racing suites on two CPUs"
 	@echo "make bench        ours against upstream 6.12, one table ($(call where,OUT)/bench/; QUICK=1: minutes)"
 	@echo "make dist         one patch for a pristine linux-source-6.12 ($(call where,OUT)/)"
 	@echo "make clean        remove $(call where,OUT) (the cache $(call where,CACHE) stays)"
@@ -60,6 +61,11 @@ debug-check: tree
 	@kernel/build-kernel.sh debug
 	@qemu/guest-image.sh debug
 	@qemu/run-suites.sh debug
+
+kcsan-check: tree
+	@kernel/build-kernel.sh kcsan
+	@qemu/guest-image.sh kcsan
+	@qemu/run-suites.sh kcsan
 
 bench: tree
 	@QUICK=$(QUICK) bench/bench.sh

@@ -29,6 +29,7 @@ recipe() {
 		api_users_off >"$BUILD/base-api-users.config"
 		KFRAGS="$KFRAGS $BUILD/base-api-users.config configs/base.config" ;;
 	debug) KSRC=$TREE KFRAGS="$KFRAGS configs/debug.config" ;;
+	kcsan) KSRC=$TREE KFRAGS="$KFRAGS configs/kcsan.config" ;;
 	bench-ours) KSRC=$TREE KFRAGS="$KFRAGS configs/bench.config" ;;
 	bench-upstream)
 		KSRC=$("$TOP/tree/get-source.sh") || return 1

@@ -10,11 +10,13 @@
 #        kselftest's (it takes five minutes under KASAN and lockdep, and its
 #        code paths are what guest/debug/* drive harder), plus every
 #        guest/debug/*/ directory (99-kmemleak runs last)
+# kcsan: the suites of guest/debug/ that race threads on purpose (stress,
+#        lifetime, removal), for the KCSAN kernel
 # demo:  guest/demo/
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
-usage="usage: guest-image.sh test|debug|demo [OUT]"
+usage="usage: guest-image.sh test|debug|kcsan|demo [OUT]"
 [ $# = 1 ] || [ $# = 2 ] || die "$usage"
 mode=$1 out=${2:-$OUT/initramfs-$1.cpio.gz}
 tmp=$(mktemp -d)
@@ -34,6 +36,9 @@ debug)
 	for d in "$TOP"/guest/suites/*/ "$TOP"/guest/debug/*/; do
 		[ "$d" = "$TOP/guest/suites/10-power_qos/" ] || set -- "$@" "$d"
 	done ;;
+kcsan)
+	set -- "$TOP"/guest/debug/50-stress/ "$TOP"/guest/debug/55-lifetime/ \
+		"$TOP"/guest/debug/57-removal/ ;;
 demo)
 	set -- "$TOP/guest/demo" ;;
 *)
