@@ -188,6 +188,12 @@ rm_all() {
 	return $rm_ret
 }
 
+# now_ms: NOW = uptime in ms (10 ms resolution, no fork)
+now_ms() {
+	read -r nm_up _ </proc/uptime
+	NOW=$(((${nm_up%.*} * 100 + 1${nm_up#*.} - 100) * 10))
+}
+
 # cbv NAME: CB = "cb_last/cb_count" of target NAME (no fork)
 cbv() {
 	cbv_d=$CTL/$1

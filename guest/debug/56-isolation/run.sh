@@ -24,12 +24,6 @@ use_test_module
 
 SLOW_MS=4000
 
-# now_ms: NOW = uptime in ms (10 ms resolution, no fork)
-now_ms() {
-	read -r nm_up _ </proc/uptime
-	NOW=$(((${nm_up%.*} * 100 + 1${nm_up#*.} - 100) * 10))
-}
-
 # timed FILE TEXT: write TEXT to FILE (builtin echo, no fork); MS = how
 # long it took, T_RES = OK or the error name
 timed() {

@@ -63,11 +63,16 @@ res() { rd "$TMP/$1"; }
 
 # during NAME TAG FILE TEXT: write TEXT to FILE; its result and whether the
 # call of NAME's callback that was sleeping before still slept after it
-# (the same number of calls had ended) are appended to $TMP/during
+# (the same number of calls had ended) are appended to $TMP/during, how
+# long it took (for the log) to $TMP/times
 during() {
 	rdv "$CTL/$1/cb_count"
 	d_count=$RD d_res=OK
+	now_ms
+	d_t0=$NOW
 	{ echo "$4" >"$3"; } 2>"$ERR" || { err_name "$ERR"; d_res=$RES; }
+	now_ms
+	echo "$2 $((NOW - d_t0)) ms" >>"$TMP/times"
 	d_busy=no
 	busy "$1" && rdv "$CTL/$1/cb_count" && [ "$RD" = "$d_count" ] && d_busy=yes
 	echo "$2 $d_res $d_busy" >>"$TMP/during"
@@ -99,7 +104,7 @@ forget sb
 TARGETS="$TARGETS sd"
 bg unbind "$DRV/unbind" sa
 wait
-diag "while sa's callback slept: $(tr '\n' ';' <"$TMP/during")"
+diag "while sa's callback slept: $(tr '\n' ';' <"$TMP/during") ($(tr '\n' ';' <"$TMP/times"))"
 result $ok "store: sa's callback sleeps while a write waits for it and sa is deleted"
 # device_change_owner() ends with -EINVAL for a device without a class,
 # after it has changed the owner of the device's attributes
