@@ -194,6 +194,33 @@ now_ms() {
 	NOW=$(((${nm_up%.*} * 100 + 1${nm_up#*.} - 100) * 10))
 }
 
+# timed FILE TEXT: write TEXT to FILE (builtin echo, no fork); MS = how
+# long it took, T_RES = OK or the error name
+timed() {
+	now_ms
+	t_0=$NOW
+	if { echo "$2" >"$1"; } 2>"$ERR"; then T_RES=OK; else err_name "$ERR"; T_RES=$RES; fi
+	now_ms
+	MS=$((NOW - t_0))
+}
+
+# busy NAME: whether the callback of target NAME is sleeping (no fork)
+busy() {
+	rdv "$CTL/$1/cb_busy"
+	[ "$RD" = 1 ]
+}
+
+# wait_busy NAME: wait until the callback of target NAME sleeps (at most
+# 2 s); says so and fails if it does not
+wait_busy() {
+	wb_i=0
+	while ! busy "$1" && [ "$wb_i" -lt 200 ]; do
+		sleep 0.01
+		wb_i=$((wb_i + 1))
+	done
+	busy "$1" || { diag "$1's callback did not start"; return 1; }
+}
+
 # cbv NAME: CB = "cb_last/cb_count" of target NAME (no fork)
 cbv() {
 	cbv_d=$CTL/$1

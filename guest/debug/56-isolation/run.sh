@@ -24,24 +24,14 @@ use_test_module
 
 SLOW_MS=4000
 
-# timed FILE TEXT: write TEXT to FILE (builtin echo, no fork); MS = how
-# long it took, T_RES = OK or the error name
-timed() {
-	now_ms
-	t_0=$NOW
-	if { echo "$2" >"$1"; } 2>"$ERR"; then T_RES=OK; else err_name "$ERR"; T_RES=$RES; fi
-	now_ms
-	MS=$((NOW - t_0))
-}
-
 # during_slow VALUE FILE TEXT: while ia's callback sleeps (its request set
 # to VALUE), time writing TEXT to FILE; BUSY = whether ia's callback was
 # still sleeping afterwards
 during_slow() {
 	BUSY=0
-	slow_start "$1" || { diag "ia's callback did not start"; MS=-1; T_RES=none; return; }
+	slow_start "$1" || { MS=-1; T_RES=none; return; }
 	timed "$2" "$3"
-	[ "$(rd "$(td ia)/cb_busy")" = 1 ] && BUSY=1
+	busy ia && BUSY=1
 	wait "$SLOW_PID"
 }
 
@@ -50,12 +40,7 @@ during_slow() {
 slow_start() {
 	{ echo "update 1 $1" >"$(td ia)/requests"; } 2>/dev/null &
 	SLOW_PID=$!
-	ss_i=0
-	while [ "$(rd "$(td ia)/cb_busy")" != 1 ] && [ "$ss_i" -lt 200 ]; do
-		sleep 0.01
-		ss_i=$((ss_i + 1))
-	done
-	[ "$(rd "$(td ia)/cb_busy")" = 1 ]
+	wait_busy ia
 }
 
 ktap_begin "$SUITE" 7
@@ -66,7 +51,7 @@ wr_ok "$(td ia)/requests" "add 1 100" || ok=1
 wr_ok "$(td ic)/requests" "resume 1 100" || ok=1
 wr_ok "$(td id)/requests" "add 1 100" || ok=1
 wr_ok "$(td ia)/cb_delay_ms" "$SLOW_MS" || ok=1
-slow_start 200 || { diag "ia's callback did not start"; ok=1; }
+slow_start 200 || ok=1
 wait "$SLOW_PID"
 result $ok "ia's callback sleeps $SLOW_MS ms"
 
@@ -104,12 +89,7 @@ wr_ok "$(lt ie)" 500 || ok=1
 wr_ok "$(td ie)/cb_delay_ms" "$HIDE_SLOW_MS" || ok=1
 { echo "ancestor 1 100" >"$(td iec)/requests"; } 2>/dev/null &
 slow_pid=$!
-i=0
-while [ "$(rd "$(td ie)/cb_busy")" != 1 ] && [ "$i" -lt 200 ]; do
-	sleep 0.01
-	i=$((i + 1))
-done
-[ "$(rd "$(td ie)/cb_busy")" = 1 ] || { diag "ie's callback did not start"; ok=1; }
+wait_busy ie || ok=1
 { echo 1 >"$(td ie)/hide"; } 2>/dev/null &
 hide_pid=$!
 i=0

@@ -29,22 +29,6 @@ use_test_module
 SLOW_MS=3000
 DRV=/sys/bus/test_power_qos/drivers/tpq
 
-# busy NAME: whether the callback of target NAME is sleeping (no fork)
-busy() {
-	rdv "$CTL/$1/cb_busy"
-	[ "$RD" = 1 ]
-}
-
-# wait_busy NAME: wait until the callback of NAME sleeps (at most 2 s)
-wait_busy() {
-	wb_i=0
-	while ! busy "$1" && [ "$wb_i" -lt 200 ]; do
-		sleep 0.01
-		wb_i=$((wb_i + 1))
-	done
-	busy "$1" || { diag "$1's callback did not start"; return 1; }
-}
-
 # bg TAG FILE TEXT: write TEXT to FILE in the background; the result
 # (OK or the error name) goes to $TMP/TAG once done
 bg() {
@@ -67,15 +51,12 @@ res() { rd "$TMP/$1"; }
 # long it took (for the log) to $TMP/times
 during() {
 	rdv "$CTL/$1/cb_count"
-	d_count=$RD d_res=OK
-	now_ms
-	d_t0=$NOW
-	{ echo "$4" >"$3"; } 2>"$ERR" || { err_name "$ERR"; d_res=$RES; }
-	now_ms
-	echo "$2 $((NOW - d_t0)) ms" >>"$TMP/times"
+	d_count=$RD
+	timed "$3" "$4"
+	echo "$2 $MS ms" >>"$TMP/times"
 	d_busy=no
 	busy "$1" && rdv "$CTL/$1/cb_count" && [ "$RD" = "$d_count" ] && d_busy=yes
-	echo "$2 $d_res $d_busy" >>"$TMP/during"
+	echo "$2 $T_RES $d_busy" >>"$TMP/during"
 }
 
 # slow_target NAME USER [OPTIONS]: add target NAME (mk OPTIONS) with a user
