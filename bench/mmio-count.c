@@ -12,7 +12,7 @@
  *   qemu-system-x86_64 ... -plugin mmio-count.so,base=ADDR,out=FILE
  *
  * ADDR is the page's guest physical address, the LPSS_MMIO_BASE of
- * qemu/lpss-ssdt.asl (bench/bench.sh reads it there).
+ * qemu/ssdt.asl (bench/bench.sh reads it there).
  *
  * Counting windows are opened and closed by the guest with user-space reads
  * (busybox devmem) of two marker words in the same page, which the driver

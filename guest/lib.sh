@@ -20,7 +20,7 @@ cmdline_arg() {
 	return 1
 }
 
-# The emulated Intel LPSS device (ACPI INT33C0, qemu/lpss-ssdt.asl): its
+# The emulated Intel LPSS device (ACPI INT33C0, qemu/ssdt.asl): its
 # MMIO base is on the kernel command line (lpss_base=, qemu/run-qemu.sh
 # reads it from the SSDT's #define, the one place it is written); its
 # private registers are at LPSS + 0x800 (GENERAL 0x08, SW_LTR 0x10,

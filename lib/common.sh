@@ -51,11 +51,11 @@ api_users_off() {
 	echo "# made by lib/common.sh from configs/api-users: the base has no API for them"
 	api_users | cut -d' ' -f2- | tr ' ' '\n' | sed 's/.*/# CONFIG_& is not set/'
 }
-# The LPSS MMIO base, read from the #define in qemu/lpss-ssdt.asl, the one
+# The LPSS MMIO base, read from the #define in qemu/ssdt.asl, the one
 # place it is written (the guest gets it as lpss_base= on its command line)
 lpss_base() {
 	sed -n 's/^#define[[:space:]]\{1,\}LPSS_MMIO_BASE[[:space:]]\{1,\}\(0x[0-9A-Fa-f]\{1,\}\).*/\1/p' \
-		"$TOP/qemu/lpss-ssdt.asl" | grep . || die "no LPSS_MMIO_BASE in qemu/lpss-ssdt.asl"
+		"$TOP/qemu/ssdt.asl" | grep . || die "no LPSS_MMIO_BASE in qemu/ssdt.asl"
 }
 bzimage() { printf '%s\n' "$BUILD/$1/arch/x86/boot/bzImage"; }
 

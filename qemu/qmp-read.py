@@ -6,7 +6,7 @@ Usage: qemu/qmp-read.py SOCKET ADDR [COUNT]
 
 SOCKET is the QMP unix socket (qemu/run-qemu.sh: $QMP_SOCK), ADDR a
 guest physical address (e.g. an LPSS register: lpss_base= on the guest's
-command line, from qemu/lpss-ssdt.asl, + 0x810), COUNT the number of words
+command line, from qemu/ssdt.asl, + 0x810), COUNT the number of words
 (default 1).  Runs the HMP command "xp /COUNTwx ADDR" and prints each word
 as 0x%08x, one per line.  Exit 1 on any error.
 """

@@ -5,7 +5,7 @@
 #
 # Boots BZIMAGE with INITRD under qemu-system-x86_64 (q35, TCG, 512 MiB
 # unless QEMU_MEM says otherwise, one CPU unless QEMU_CPUS does) with the LPSS SSDT
-# (qemu/lpss-ssdt.asl, compiled here), the memmap= reservation that backs
+# (qemu/ssdt.asl, compiled here), the memmap= reservation that backs
 # its MMIO page with RAM, lpss_base= (the page's address, for the guest
 # scripts: /lib/guest.sh reads it) and an NVMe disk.
 # The serial console (and QEMU's own messages) go to LOG.  QEMU is killed
@@ -42,7 +42,7 @@ case "$limit" in
 '' | *[!0-9]*) usage ;;
 esac
 
-asl=$TOP/qemu/lpss-ssdt.asl
+asl=$TOP/qemu/ssdt.asl
 qdir=$CACHE/qemu
 QMP_SOCK=${QMP_SOCK:-$qdir/qmp.sock}
 export QMP_SOCK
@@ -52,8 +52,8 @@ mkdir -p "$qdir"
 base=$(lpss_base)
 
 # Compile the SSDT (iasl is chatty: show its output only on failure).
-aml=$qdir/lpss-ssdt.aml
-if ! iasl -p "$qdir/lpss-ssdt" "$asl" >"$qdir/iasl.out" 2>&1; then
+aml=$qdir/ssdt.aml
+if ! iasl -p "$qdir/ssdt" "$asl" >"$qdir/iasl.out" 2>&1; then
 	cat "$qdir/iasl.out" >&2
 	exit 1
 fi

@@ -87,6 +87,15 @@ else
 			"$(decode $((0x8000 | sn)))" "$ns" "$(decode $((0x8000 | ns)))"
 	done
 	echo "  (each register never above what firmware left in it)"
+	# One component, one LTR: Function 1 has no LTR capability
+	T=/sys/kernel/debug/test_pcie_ltr_qos
+	read -r f0 <"$T/mf0/name"
+	read -r f1 <"$T/mf1/name"
+	echo 100 > "/sys/bus/pci/devices/$f1/$ATTR"
+	read -r sn <"$T/mf0/snoop"
+	echo "  $f1 (Function 1, no LTR capability) <- 100: Function 0 $f0" \
+		"Max Snoop $sn ($(decode $((0x8000 | sn))))"
+	echo auto > "/sys/bus/pci/devices/$f1/$ATTR"
 fi
 echo
 echo "== Who holds the latency tolerance: debugfs and trace events"

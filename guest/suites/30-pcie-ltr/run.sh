@@ -1,32 +1,87 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The PCIe LTR backend of latency tolerance PM QoS (drivers/pci/pcie/ltr.c)
-# on the test host bridge of lib/test_pcie_ltr_qos.c: its Endpoint ep0 has
-# the LTR capability with Max Snoop/No-Snoop Latency left by "firmware"
-# (the module's snoop= and nosnoop=, 0x1003 and 0x0cc8 by default: 3.1 ms
-# and 6.6 ms, so that each register's own ceiling shows), ep1 has them
-# 0 (hot-added).  The register words are read from the emulated
-# configuration space (debugfs), not through the PCI core.  For a sweep of
-# tolerances, auto, any, the firmware ceiling (never exceeded, logged once),
-# a kernel request, a simulated D3cold cycle, state loss across save and
-# restore and across a suspend/resume cycle, and drivers that keep the
-# PCI core's callback, install their own, opt out or write the registers;
-# ep1 and the emulated NVMe controller (no LTR capability) get no
-# attribute.
+# PCIe LTR maximum latencies: pci_configure_ltr() and the latency tolerance
+# backend (drivers/pci/pcie/ltr.c), on the test host bridge of
+# lib/test_pcie_ltr_qos.c (its header draws the hierarchy) with the _DSMs of
+# qemu/ssdt.asl.  The register words are read from the emulated
+# configuration space (debugfs), not through the PCI core, and the expected
+# ones come from the table below, not from an encoder.
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 SUITE=pcie_ltr
 T=/sys/kernel/debug/test_pcie_ltr_qos
 EP=$T/ep0
 DRV=/sys/bus/pci/drivers/test_pcie_ltr_qos
-PARAMS=/sys/module/test_pcie_ltr_qos/parameters
 
-rows="0 1 31 32 33 999 1000 1023 1024 1047 1048 2000 3000 3145 3146 5000
+# The Max Latency registers for a tolerance, from the LTR format (PCIe r6.0,
+# sec 7.8.2.2-3: latency = value * 2^(5 * scale) ns, scales 0-5, values
+# 0-1023): the largest latency not above the tolerance, as scale:value, or
+# "ceiling" where the tolerance is not below the register's ceiling.
+# Columns: ceilings, tolerance in us, Max Snoop, Max No-Snoop.  Ceilings:
+#   ep0   firmware's 0x1003 (3 * 2^20 ns) / 0x0cc8 (200 * 2^15 ns), ep0, ar0
+#   rp02  _DSM of 00:02.0: 2:500 (512000 ns) / 3:20 (655360 ns)
+#   rp03  _DSM of 00:03.0: 2:300 (307200 ns) / 2:900 (921600 ns)
+#   dsp1  _DSM of 05:01.0: 2:200 (204800 ns) / 2:400 (409600 ns)
+SPEC='
+ep0 0 0:0 0:0
+ep0 1 0:1000 0:1000
+ep0 31 1:968 1:968
+ep0 32 1:1000 1:1000
+ep0 33 2:32 2:32
+ep0 50 2:48 2:48
+ep0 90 2:87 2:87
+ep0 100 2:97 2:97
+ep0 120 2:117 2:117
+ep0 150 2:146 2:146
+ep0 200 2:195 2:195
+ep0 250 2:244 2:244
+ep0 300 2:292 2:292
+ep0 400 2:390 2:390
+ep0 500 2:488 2:488
+ep0 600 2:585 2:585
+ep0 700 2:683 2:683
+ep0 999 2:975 2:975
+ep0 1000 2:976 2:976
+ep0 1023 2:999 2:999
+ep0 1024 2:1000 2:1000
+ep0 1047 2:1022 2:1022
+ep0 1048 2:1023 2:1023
+ep0 2000 3:61 3:61
+ep0 3000 3:91 3:91
+ep0 3145 3:95 3:95
+ep0 3146 ceiling 3:96
+ep0 5000 ceiling 3:152
+ep0 6553 ceiling 3:199
+ep0 6554 ceiling ceiling
+ep0 32767 ceiling ceiling
+ep0 100000 ceiling ceiling
+ep0 2147483646 ceiling ceiling
+rp02 50 2:48 2:48
+rp02 90 2:87 2:87
+rp02 100 2:97 2:97
+rp02 500 2:488 2:488
+rp02 600 ceiling 2:585
+rp03 50 2:48 2:48
+rp03 400 ceiling 2:390
+dsp1 100 2:97 2:97
+dsp1 250 ceiling 2:244
+'
+# ceil_of CEILINGS: the ceilings' words, Max Snoop | Max No-Snoop << 16
+ceil_of() {
+	case $1 in
+	ep0) echo 0x0cc81003 ;;
+	rp02) echo 0x0c1409f4 ;;
+	rp03) echo 0x0b84092c ;;
+	dsp1) echo 0x099008c8 ;;
+	esac
+}
+
+sweep="0 1 31 32 33 999 1000 1023 1024 1047 1048 2000 3000 3145 3146 5000
 6553 6554 32767 100000 2147483646"
 count=0
-for t in $rows; do count=$((count + 1)); done
+for t in $sweep; do count=$((count + 1)); done
 
-ktap_begin $SUITE $((count + 42))
+ktap_begin $SUITE $((count + 60))
 
 if ! [ -d "$EP" ]; then
 	echo "not ok 1 $T missing (CONFIG_TEST_PCIE_LTR_QOS)"
@@ -35,61 +90,69 @@ fi
 TMP=$(mktemp -d /tmp/pcieltr.XXXXXX)
 ERR=$TMP/err IN=$TMP/in
 
-read -r NAME <"$EP/name"
-read -r NAME1 <"$T/ep1/name"
-DEV=/sys/bus/pci/devices/$NAME
-A=$DEV/$ATTR
-# the ceilings: what firmware left (the module's parameters, in decimal)
-CS=$(($(cat "$PARAMS/snoop") & 0x1fff))
-CN=$(($(cat "$PARAMS/nosnoop") & 0x1fff))
-
 hex() { printf '0x%04x' "$1"; }
+hex32() { printf '0x%08x' "$1"; }
 
-# lat_ns REG: the latency of a Max Latency register (value bits 9:0, scale
-# bits 12:10, unit 2^(5*scale) ns)
-lat_ns() { echo $((($1 & 0x3ff) << (5 * (($1 >> 10) & 7)))); }
+# name FN: the PCI name of the test bridge's function FN (ep0, mf1, ...)
+name() { rd "$T/$1/name"; }
+# attr FN: the latency tolerance attribute of FN
+attr() { echo "/sys/bus/pci/devices/$(name "$1")/$ATTR"; }
 
-# expect US CEIL: the register for a tolerance of US us under the ceiling
-# CEIL, from the LTR format alone: the finest scale (0-5) whose 10-bit
-# value holds the tolerance, rounded down; the ceiling itself if the
-# tolerance is not below it.  auto and any give the ceiling.
-expect() {
-	case $1 in auto | any) echo $(($2)); return ;; esac
-	ex_ns=$(($1 * 1000))
-	if [ "$ex_ns" -ge "$(lat_ns "$2")" ]; then
-		echo $(($2))
-		return
-	fi
-	ex_s=0
-	while [ $((ex_ns >> (5 * ex_s))) -gt 1023 ]; do ex_s=$((ex_s + 1)); done
-	echo $(((ex_s << 10) | (ex_ns >> (5 * ex_s))))
+# word CEILINGS US N: the expected register N (1 snoop, 2 no-snoop) from SPEC
+word() {
+	w_row=$(printf '%s\n' "$SPEC" | grep "^$1 $2 ") ||
+		{ diag "no SPEC row for $1 $2" && echo -1 && return; }
+	w_ceil=$(ceil_of "$1")
+	w_n=$3
+	# shellcheck disable=SC2086 # the row's fields
+	set -- $w_row
+	w_cell=$3
+	[ "$w_n" = 1 ] || w_cell=$4
+	case $w_cell in
+	ceiling) echo $(((w_ceil >> (16 * (w_n - 1))) & 0xffff)) ;;
+	*) echo $(((${w_cell%%:*} << 10) | ${w_cell#*:})) ;;
+	esac
 }
 
-# regs: S and N = the two register words ep0 holds
+# regs FN: S and N = the two register words FN holds
 regs() {
-	read -r S <"$EP/snoop"
-	read -r N <"$EP/nosnoop"
+	read -r S <"$T/$1/snoop"
+	read -r N <"$T/$1/nosnoop"
 }
 
 # words: the register words, for the descriptions
 words() { echo "snoop $S nosnoop $N"; }
 
-# is_regs SNOOP NOSNOOP: ep0 holds them
+# is_regs FN SNOOP NOSNOOP: FN holds them
 is_regs() {
-	regs
-	[ $((S)) = $(($1)) ] && [ $((N)) = $(($2)) ] && return 0
-	diag "expected snoop $(hex "$1") nosnoop $(hex "$2"), got $(words)"
+	regs "$1"
+	[ $((S)) = $(($2)) ] && [ $((N)) = $(($3)) ] && return 0
+	diag "$1: expected snoop $(hex "$2") nosnoop $(hex "$3"), got $(words)"
 	return 1
 }
 
-# chk US DESC: ep0 holds the registers for an effective tolerance of US
-chk() {
-	is_regs "$(expect "$1" $CS)" "$(expect "$1" $CN)"
-	result $? "$2: $(words)"
+# is_ceiling FN CEILINGS: FN holds the ceilings
+is_ceiling() {
+	ic_c=$(ceil_of "$2")
+	is_regs "$1" $((ic_c & 0xffff)) $((ic_c >> 16))
 }
 
-# is_ceiling: ep0 holds its ceilings
-is_ceiling() { is_regs $CS $CN; }
+# chk_fn FN CEILINGS US DESC: FN holds the registers of SPEC for US (auto
+# and any: the ceilings)
+chk_fn() {
+	case $3 in
+	auto | any) is_ceiling "$1" "$2" ;;
+	*) is_regs "$1" "$(word "$2" "$3" 1)" "$(word "$2" "$3" 2)" ;;
+	esac
+	result $? "$4: $(words)"
+}
+
+# chk US DESC: ep0 holds the registers for an effective tolerance of US
+chk() { chk_fn ep0 ep0 "$1" "$2"; }
+
+NAME=$(name ep0)
+DEV=/sys/bus/pci/devices/$NAME
+A=$DEV/$ATTR
 
 # set_lt VALUE: write VALUE to ep0's attribute
 set_lt() { wr_ok "$A" "$1"; }
@@ -114,19 +177,18 @@ suspend_cycle() {
 	return $sc_rc
 }
 
-# Enumeration
+# Enumeration, with no _DSM above ep0: firmware's values, before and after
 [ -d "$DEV" ] && [ "$(rd "$DEV/vendor")" = 0x1b36 ]
 result $? "ep0 enumerated by the PCI core as $NAME"
-[ "$(rd "$EP/ltr_en")" = 1 ]
-result $? "ep0: LTR enabled by the PCI core (DEVCTL2.LTR_EN $(rd "$EP/ltr_en"))"
-is_ceiling
+[ "$(rd "$EP/ltr_en")" = 1 ] && [ "$(rd "$EP/max_at_enable")" = "$(hex32 "$(ceil_of ep0)")" ]
+result $? "ep0: LTR enabled by the PCI core over firmware's max latencies ($(rd "$EP/max_at_enable"))"
+is_ceiling ep0 ep0
 result $? "ep0: firmware values untouched at enumeration: $(words)"
 [ "$(rd "$A")" = auto ]
 result $? "ep0: $ATTR present, reads $(rd "$A")"
-read -r S1 <"$T/ep1/snoop"
-read -r N1 <"$T/ep1/nosnoop"
-! [ -e "/sys/bus/pci/devices/$NAME1/$ATTR" ] && [ $((S1)) = 0 ] && [ $((N1)) = 0 ]
-result $? "ep1 (firmware left 0, no _DSM): no attribute, snoop $S1 nosnoop $N1"
+regs ep1
+! [ -e "$(attr ep1)" ] && [ $((S)) = 0 ] && [ $((N)) = 0 ]
+result $? "ep1 (firmware left 0, no _DSM): no attribute, $(words)"
 nvme=
 for d in /sys/bus/pci/devices/*; do
 	case $(rd "$d/class") in 0x010802) nvme=$d ;; esac
@@ -134,8 +196,22 @@ done
 [ -n "$nvme" ] && ! [ -e "$nvme/$ATTR" ]
 result $? "NVMe controller ${nvme##*/} (no LTR capability): no attribute"
 
+# The _DSM of the port right above a component (PCI Firmware r3.3, sec
+# 4.6.6) is in its registers before LTR is enabled (PCIe r6.0, sec 7.8.2):
+# mf0 below rp2, the Switch Upstream Port below rp3.  sw0 is below a
+# Downstream Port without _DSM: rp3's values do not bound the latency of
+# the path through the switch, it gets none.
+for f in mf0:rp02 us:rp03; do
+	c=$(ceil_of "${f#*:}")
+	[ "$(rd "$T/${f%:*}/max_at_enable")" = "$(hex32 "$c")" ]
+	result $? "${f%:*}: LTR enabled over the _DSM max latencies of ${f#*:} ($(rd "$T/${f%:*}/max_at_enable"), expected $(hex32 "$c"))"
+done
+regs sw0
+[ $((S)) = 0 ] && [ $((N)) = 0 ] && ! [ -e "$(attr sw0)" ]
+result $? "sw0 (below a port without _DSM): $(words), no attribute"
+
 # The sweep: both words rounded down, never above their ceiling
-for t in $rows; do
+for t in $sweep; do
 	set_lt "$t"
 	chk "$t" "$t us"
 done
@@ -166,8 +242,7 @@ chk 50 "kernel request updated to 50"
 wr_ok "$EP/request" 5000
 chk 5000 "kernel request 5000, above the snoop ceiling only"
 wr_ok "$EP/request" remove
-regs
-[ "$(rd "$A")" = auto ] && is_ceiling
+[ "$(rd "$A")" = auto ] && is_ceiling ep0 ep0
 result $? "kernel request removed: the ceiling, attribute auto: $(words)"
 
 # D3cold: saved before power-off, a change while off, restored at power-on
@@ -179,11 +254,23 @@ chk 300 "300 written in D3cold, after power-on"
 [ "$(rd "$EP/ltr_en")" = 1 ]
 result $? "after power-on: LTR enabled again ($(rd "$EP/ltr_en"))"
 
+# The port above in D3hot (ep0 suspended first, as runtime PM does): a
+# change then is not written to a device that cannot take it, and is there
+# after the port and ep0 are back
+lost0=$(rd "$EP/lost")
+wr_ok "$T/rp0/power" d3hot
+set_lt 700
+lost1=$(rd "$EP/lost")
+wr_ok "$T/rp0/power" d0
+[ "$lost1" = "$lost0" ]
+result $? "700 while rp0 was in D3hot: no write lost (lost $lost0 -> $lost1)"
+chk 700 "700 while rp0 was in D3hot, after it and ep0 are back"
+
 # State lost behind the PCI core's back, then saved and restored: what was
 # programmed is saved, not what the device holds
 set_lt 400
 wr_ok "$EP/lose" 1
-is_regs 0 0
+is_regs ep0 0 0
 result $? "lost: $(words)"
 wr_ok "$EP/save_restore" 1
 chk 400 "lost, then saved and restored"
@@ -202,68 +289,106 @@ set_lt 250
 chk 250 "driver unbound: 250"
 
 # A driver with a callback of its own replaces the PCI core's: the
-# registers go back to the ceiling, its callback gets the requests
+# requests go to it, and bound the LTR no more (the ceiling)
 mode own
 bind
-regs
-[ "$(rd "$T/own_cb")" = 250 ] && is_ceiling
+[ "$(rd "$T/own_cb")" = 250 ] && is_ceiling ep0 ep0
 result $? "driver with its own callback bound: it got $(rd "$T/own_cb"), $(words)"
 set_lt 120
-regs
-[ "$(rd "$T/own_cb")" = 120 ] && is_ceiling
+[ "$(rd "$T/own_cb")" = 120 ] && is_ceiling ep0 ep0
 result $? "own callback: 120 goes to it ($(rd "$T/own_cb")), $(words)"
 wr_ok "$EP/request" 150
-regs
-[ "$(rd "$T/own_cb")" = 120 ] && is_ceiling
+[ "$(rd "$T/own_cb")" = 120 ] && is_ceiling ep0 ep0
 result $? "own callback: kernel request 150 too ($(rd "$T/own_cb")), $(words)"
 # Its remove hides the attribute and clears its callback: the PCI core
 # installs its own again, programs the request left and exposes it
 unbind
-regs
 [ "$(rd "$A")" = auto ]
 result $? "own callback's driver unbound: $ATTR back, reads $(rd "$A")"
 chk 150 "own callback's driver unbound: kernel request 150 programmed"
 wr_ok "$EP/request" remove
 chk auto "kernel request removed"
-
-# A driver that opts out
-mode optout
-bind
-regs
-! [ -e "$A" ] && is_ceiling
-result $? "driver opted out: no attribute, $(words)"
-wr_expect "$EP/request" 10 EINVAL
-result $? "opted out: a kernel request is refused ($RES)"
-unbind
-[ -e "$A" ] && set_lt 90
-chk 90 "opting driver unbound: the attribute is back, 90"
-
-# A driver that writes the registers itself at probe (amdgpu does): they
-# keep what it wrote, the attribute goes (and the request of user space
-# with it, as for a driver that opts out), until it is unbound
-mode write
-bind
-regs
-! [ -e "$A" ] && is_regs 0x0864 0x0864
-result $? "driver writing the registers bound: no attribute, its values kept: $(words)"
-dmesg | grep -q "$NAME: LTR: max latencies 0x0864/0x0864 written by its driver"
-result $? "driver writing the registers: logged"
-unbind
-regs
-[ "$(rd "$A")" = auto ] && is_ceiling
-result $? "writing driver unbound: the attribute is back ($(rd "$A")), the ceilings over its values: $(words)"
-set_lt 90
 mode plain
 bind
-chk 90 "plain driver bound: 90 kept"
+set_lt 90
+chk 90 "plain driver bound again: 90"
 set_lt auto
-chk auto "auto"
+
+# One component, one LTR: Function 1 of mf has no LTR capability (only
+# Function 0 may: PCIe r6.0, sec 7.8.2), its tolerance bounds Function 0's
+# registers too
+MF1A=$(attr mf1)
+[ "$(rd "$MF1A")" = auto ] && [ "$(rd "$(attr mf0)")" = auto ]
+result $? "mf0 and mf1 have $ATTR ($(rd "$(attr mf0)"), $(rd "$MF1A"))"
+wr_ok "$MF1A" 100
+chk_fn mf0 rp02 100 "mf1 100: mf0's registers"
+wr_ok "$(attr mf0)" 500
+chk_fn mf0 rp02 100 "mf0 500, mf1 100"
+wr_ok "$MF1A" auto
+chk_fn mf0 rp02 500 "mf0 500, mf1 auto"
+wr_ok "$T/mf1/request" 90
+chk_fn mf0 rp02 90 "mf0 500, mf1 kernel request 90"
+wr_ok "$T/mf1/request" remove
+wr_ok "$(attr mf0)" 600
+chk_fn mf0 rp02 600 "mf0 600 (above the snoop ceiling)"
+# mf1 goes (its requests with it), and comes back
+wr_ok "$MF1A" 50
+MF1D=/sys/bus/pci/devices/$(name mf1)
+wr_ok "$MF1D/remove" 1
+chk_fn mf0 rp02 600 "mf1 (50) removed: mf0 600 alone"
+wr_ok /sys/bus/pci/rescan 1
+wr_ok "$MF1A" 50
+chk_fn mf0 rp02 50 "mf1 found again, 50"
+# mf0 goes, mf1 stays: its requests are kept for mf0's return
+MF0D=/sys/bus/pci/devices/$(name mf0)
+wr_ok "$MF0D/remove" 1
+wr_ok "$MF1A" 90
+wr_ok /sys/bus/pci/rescan 1
+chk_fn mf0 rp02 90 "mf0 removed, mf1 90, mf0 found again"
+wr_ok "$MF1A" auto
+is_ceiling mf0 rp02
+result $? "mf1 auto: mf0's ceilings: $(words)"
+
+# A Switch Upstream Port has the capability too
+USA=$(attr us)
+[ "$(rd "$USA")" = auto ]
+result $? "the Switch Upstream Port has $ATTR ($(rd "$USA"))"
+wr_ok "$USA" 50
+chk_fn us rp03 50 "Switch Upstream Port 50"
+wr_ok "$USA" 400
+chk_fn us rp03 400 "Switch Upstream Port 400"
+
+# The same under ARI: Function 8 (devfn 0x08, "slot 1" without ARI) of the
+# device below rp4 has no LTR capability, Function 0 has
+AR8A=$(attr ar8)
+[ "$(rd "$AR8A")" = auto ]
+result $? "ARI Function 8 has $ATTR ($(rd "$AR8A"))"
+wr_ok "$AR8A" 100
+chk_fn ar0 ep0 100 "ARI Function 8 100: Function 0's registers"
+wr_ok "$(attr ar0)" 50
+chk_fn ar0 ep0 50 "ARI Function 0 50, Function 8 100"
+wr_ok "$(attr ar0)" auto
+wr_ok "$AR8A" auto
+is_ceiling ar0 ep0
+result $? "ARI Functions 0 and 8 auto: the ceilings, $(words)"
+
+# A device hot-added below ds1, whose _DSM gives the latencies: they are
+# in its registers before LTR is enabled
+wr_ok "$T/hp0/plug" 1
+wr_ok /sys/bus/pci/rescan 1
+[ "$(rd "$T/hp0/max_at_enable")" = "$(hex32 "$(ceil_of dsp1)")" ]
+result $? "hot-added hp0: LTR enabled over ds1's _DSM max latencies ($(rd "$T/hp0/max_at_enable"))"
+HPA=$(attr hp0)
+[ "$(rd "$HPA")" = auto ] && wr_ok "$HPA" 250
+chk_fn hp0 dsp1 250 "hot-added hp0: 250"
+wr_ok "$T/hp0/request" 100
+chk_fn hp0 dsp1 100 "hot-added hp0: kernel request 100"
+wr_ok "$T/hp0/request" remove
 
 # In the end
-read -r S1 <"$T/ep1/snoop"
-read -r N1 <"$T/ep1/nosnoop"
-[ $((S1)) = 0 ] && [ $((N1)) = 0 ] && ! [ -e "/sys/bus/pci/devices/$NAME1/$ATTR" ]
-result $? "ep1 untouched: snoop $S1 nosnoop $N1, no attribute"
+regs ep1
+[ $((S)) = 0 ] && [ $((N)) = 0 ] && ! [ -e "$(attr ep1)" ]
+result $? "ep1 untouched: $(words), no attribute"
 [ "$(logged)" = 1 ]
 result $? "still logged once ($(logged) line)"
 
@@ -277,8 +402,7 @@ wr_ok "$T/native_ltr" 0
 wr_ok "$DEV/remove" 1
 wr_ok "$EP/ltr_en" 1
 wr_ok /sys/bus/pci/rescan 1
-regs
-[ -d "$DEV" ] && ! [ -e "$A" ] && [ "$(rd "$EP/ltr_en")" = 1 ] && is_ceiling
+[ -d "$DEV" ] && ! [ -e "$A" ] && [ "$(rd "$EP/ltr_en")" = 1 ] && is_ceiling ep0 ep0
 result $? "found again with LTR left to firmware: no attribute, LTR enabled ($(rd "$EP/ltr_en")), $(words)"
 wr_ok "$T/native_ltr" 1
 wr_ok "$DEV/remove" 1
