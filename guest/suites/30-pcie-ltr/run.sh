@@ -36,6 +36,7 @@ ep0 150 2:146 2:146
 ep0 200 2:195 2:195
 ep0 250 2:244 2:244
 ep0 300 2:292 2:292
+ep0 350 2:341 2:341
 ep0 400 2:390 2:390
 ep0 500 2:488 2:488
 ep0 600 2:585 2:585
@@ -81,7 +82,7 @@ sweep="0 1 31 32 33 999 1000 1023 1024 1047 1048 2000 3000 3145 3146 5000
 count=0
 for t in $sweep; do count=$((count + 1)); done
 
-ktap_begin $SUITE $((count + 60))
+ktap_begin $SUITE $((count + 61))
 
 if ! [ -d "$EP" ]; then
 	echo "not ok 1 $T missing (CONFIG_TEST_PCIE_LTR_QOS)"
@@ -274,6 +275,12 @@ is_regs ep0 0 0
 result $? "lost: $(words)"
 wr_ok "$EP/save_restore" 1
 chk 400 "lost, then saved and restored"
+
+# A reset of ep0 (the Secondary Bus Reset of rp0, through sysfs): its
+# registers go back to 0, pci_reset_function() restores the value
+set_lt 350
+wr_ok "$DEV/reset" 1
+chk 350 "350, then a reset of ep0"
 
 # The same across a suspend/resume cycle
 set_lt 600
