@@ -793,7 +793,7 @@ def two_cpus(t, tim, ratios):
 
 
 def verdict(ratios, keep, problems):
-    """The verdict lines of a full run: the issue's done-when, for this run."""
+    """The verdict lines of a full run."""
     out = []
     missing = {(g, n) for g, n, _ in ratios.missing}
     unsettled = []

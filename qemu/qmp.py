@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """A QMP client for the QEMU monitor socket of qemu/run-qemu.sh.
 
-Imported by qemu/qmp-read.py (one read from the command line) and
-qemu/qmp-watch.py (the guest's HOST-XP reads, one connection for all).
+Imported by qemu/qmp-watch.py (the guest's HOST-XP reads, one connection
+for all).
 """
 
 import json

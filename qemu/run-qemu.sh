@@ -22,8 +22,8 @@
 #   QEMU_ARGS    extra qemu-system-x86_64 arguments, split at spaces (e.g.
 #                a TCG plugin: -plugin PATH.so,ARG=VALUE)
 #   QMP_SOCK     QMP unix socket path (default $CACHE/qemu/qmp.sock); a host
-#                script can read guest memory while the guest runs, e.g.
-#                qemu/qmp-read.py "$QMP_SOCK" ADDR
+#                script can read guest memory while the guest runs (as
+#                qemu/qmp-watch.py does)
 #   VERBOSE=1    also copy the console to stdout (and, if stdin is a
 #                terminal, keep it attached: use with QEMU_APPEND=rdinit_shell=1)
 set -eu
