@@ -57,7 +57,7 @@ sed -i -e '/^In-Reply-To: /Id' -e '/^References: /Id' "$tmp"/0000-cover-letter.p
 find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 cp "$tmp"/*.patch "$out"/
 {
-	echo "# Order in which the patches apply to $applies (see README.md)."
+	echo "# Order in which the patches apply to $applies (see tree/README.md)."
 	for f in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
 		case ${f##*/} in 0000-*) ;; *) echo "${f##*/}" ;; esac
 	done
