@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The front door.  `make help` lists the targets; README.md explains them.
 
-# The paths are written once, in lib/common.sh: make CACHE=... OUT=...
+# The paths are written once, in util/common.sh: make CACHE=... OUT=...
 # override them (make passes both to the scripts); $(call where,X) asks.
-where = $(shell CACHE='$(CACHE)' OUT='$(OUT)' lib/where.sh $(1))
+where = $(shell CACHE='$(CACHE)' OUT='$(OUT)' util/where.sh $(1))
 
 .PHONY: help deps tree export export-upstream upstream bisect-proof kernel base-kernel demo demo-intro check debug-check kcsan-check dist clean bench
 

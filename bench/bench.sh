@@ -36,7 +36,7 @@
 # number of rounds: 9 by default), BENCH_SMP=0 (no two-CPU kernels and
 # boots).
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 dir=$OUT/bench
 if [ "${QUICK:-0}" = 1 ]; then
@@ -78,7 +78,7 @@ timed() {
 
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (make tree)"
 
-# kernel NAME: the kernel bench-NAME (lib/common.sh's recipes), then
+# kernel NAME: the kernel bench-NAME (util/common.sh's recipes), then
 # pmqos_bench.ko against it and the initramfs, in $dir/NAME (NAME is
 # upstream or ours; K-smp, the two-CPU kernel of K, goes to $dir/K/smp)
 kernel() {
@@ -96,7 +96,7 @@ kernel() {
 	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$kdir/module/"
 	msg "building pmqos_bench.ko for $name"
 	kmake "$src" "$build" M="$kdir/module" modules
-	cp "$TOP/bench/guest/run.sh" "$kdir/module/pmqos_bench.ko" \
+	cp "$TOP/guest/bench/run.sh" "$kdir/module/pmqos_bench.ko" \
 		"$dir/sysfs-write-bench" "$kdir/bench/"
 	write_params >"$kdir/bench/params"
 	"$TOP/qemu/mkinitramfs.sh" "$kdir/initramfs.cpio.gz" "$src" "$build" \
@@ -124,7 +124,7 @@ pcie_kernel() {
 	TARGETS=bzImage timed build-test "$TOP/kernel/build-kernel.sh" test >/dev/null
 	pdir=$dir/ours/pcie
 	mkdir -p "$pdir/bench"
-	cp "$TOP/bench/guest/run.sh" "$pdir/bench/"
+	cp "$TOP/guest/bench/run.sh" "$pdir/bench/"
 	write_params >"$pdir/bench/params"
 	"$TOP/qemu/mkinitramfs.sh" "$pdir/initramfs.cpio.gz" "$KSRC" "$BUILD/test" \
 		"$pdir/bench"

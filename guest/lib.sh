@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC2034 # the constants are for the guest scripts
 # The helpers of every guest script (/init, guest/suites, guest/debug,
-# guest/demo, bench/guest), installed as /lib/guest.sh by
+# guest/demo, guest/bench), installed as /lib/guest.sh by
 # qemu/mkinitramfs.sh and sourced from there: the kernel command line, the
 # emulated LPSS device's registers, KTAP output, writes that report errno,
 # the test_power_qos targets (lib/test_power_qos.c in the kernel tree).

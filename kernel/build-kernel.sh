@@ -1,24 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Build a kernel out of tree with ccache.
-#   build-kernel.sh NAME                      a kernel of lib/common.sh's recipes
+#   build-kernel.sh NAME                      a kernel of util/common.sh's recipes
 #   build-kernel.sh NAME SRCTREE FRAGMENT...  any other (tests/harness)
 # The config is tinyconfig with the fragments merged in order; every
 # fragment line must survive into .config or the build stops.  The build
 # directory is $BUILD/NAME; bzImage ends up in $BUILD/NAME/arch/x86/boot/.
 # EXTRA_MAKE adds make arguments (e.g. "W=1 C=1"), TARGETS the targets.
 # It says how long the build usually takes and shows its progress
-# (lib/progress.py: objects built of the expected total); the build's
+# (util/progress.py: objects built of the expected total); the build's
 # whole output is in $BUILD/NAME/build.log.
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 usage="usage: build-kernel.sh NAME [SRCTREE FRAGMENT...]"
 [ $# = 1 ] || [ $# -ge 3 ] || die "$usage"
 name=$1
 shift
 if [ $# = 0 ]; then
-	recipe "$name" || die "no kernel $name in lib/common.sh's recipes; $usage"
+	recipe "$name" || die "no kernel $name in util/common.sh's recipes; $usage"
 	src=$KSRC
 	for f in $KFRAGS; do
 		case $f in /*) ;; *) f=$TOP/$f ;; esac
@@ -64,7 +64,7 @@ if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] || [ ! -f "$out/.confi
 fi
 
 # Progress: kbuild's "  CC      x.o" lines (make without -s) counted by
-# lib/progress.py against the objects of the last complete build here
+# util/progress.py against the objects of the last complete build here
 # ($out/.objects), or on a first build against what a 6.12 build of that
 # config has (base 1236, test 1256 counted; the others estimated).  The
 # whole output goes to $out/build.log; warnings and errors stay visible.
@@ -91,12 +91,12 @@ case " $targets " in
 esac
 rc=0
 # shellcheck disable=SC2086,SC2016 # word lists; $0 is expanded by sh -c
-KMAKE_VERBOSE=1 python3 "$TOP/lib/progress.py" --label "building $name kernel" \
+KMAKE_VERBOSE=1 python3 "$TOP/util/progress.py" --label "building $name kernel" \
 	--about "in $out ($about)" \
 	--unit objects --total "$total" --log "$out/build.log" --echo \
 	--count '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]*\.o$' \
 	--quiet '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]' -- \
-	sh -c '. "$(dirname "$0")/../lib/common.sh"; kmake "$@"' "$0" \
+	sh -c '. "$(dirname "$0")/../util/common.sh"; kmake "$@"' "$0" \
 	"$src" "$out" -j"$(nproc)" ${EXTRA_MAKE:-} $targets || rc=$?
 [ "$rc" = 0 ] || die "building $name failed (exit status $rc); the whole output is in $out/build.log"
 case " $targets " in

@@ -14,7 +14,7 @@
 # "N passed, M failed".
 #   each-patch-builds.sh [FROM BRANCH]
 set -u
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 USERS=$(api_users_objs)
 wt=$CACHE/linux-step

@@ -7,13 +7,13 @@
 # through the QEMU monitor) and writes its lpss_host document, as it goes,
 # to a file of its own: LOG with -host.log for .log (never into LOG: only
 # the guest writes GUEST-END there).  Then
-# qemu/judge-log.py judges LOG and that file, expecting every SUITE:
+# qemu/judge.py judges LOG and that file, expecting every SUITE:
 # any failed test, missing suite or kernel report fails (reports decoded
 # against the vmlinux next to BZIMAGE).  The last line is "N passed,
 # M failed, K skipped".  QEMU_MEM and QEMU_APPEND go to qemu/run-qemu.sh.
-# While the guest runs it shows the time so far (see lib/progress.py).
+# While the guest runs it shows the time so far (see util/progress.py).
 set -u
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 [ $# -ge 5 ] || die "usage: boot-and-judge.sh BZIMAGE INITRAMFS LOG TIMEOUT SUITE..."
 kernel=$1 initrd=$2 log=$3 limit=$4
@@ -37,14 +37,14 @@ case " $* " in
 esac
 start=$(date +%s)
 # how long it usually takes under TCG on 2 cores, said first; then the
-# time so far (lib/progress.py)
+# time so far (util/progress.py)
 name=$(basename "${kernel%/arch/x86/boot/bzImage}")
 case $name in
 test) about="usually about 40 s" ;;
 debug) about="usually 3 to 5 min: KASAN, lockdep" ;;
 *) about="time limit $limit s" ;;
 esac
-python3 "$TOP/lib/progress.py" --label "running the $name kernel in QEMU" \
+python3 "$TOP/util/progress.py" --label "running the $name kernel in QEMU" \
 	--about "($about; console in $log)" -- \
 	"$TOP/qemu/run-qemu.sh" "$kernel" "$initrd" "$log" "$limit"
 echo "guest: $(($(date +%s) - start)) s"
@@ -61,4 +61,4 @@ vmlinux=${kernel%/arch/x86/boot/bzImage}/vmlinux
 if [ "$vmlinux" != "$kernel/vmlinux" ] && [ -f "$vmlinux" ] && [ -d "$TREE" ]; then
 	set -- --vmlinux "$vmlinux" --tree "$TREE" "$@"
 fi
-python3 "$TOP/qemu/judge-log.py" "$@" "$log"
+python3 "$TOP/qemu/judge.py" "$@" "$log"

@@ -14,7 +14,7 @@
 #        lifetime, removal), for the KCSAN kernel
 # demo:  guest/demo/
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 usage="usage: guest-image.sh test|debug|kcsan|demo [OUT]"
 [ $# = 1 ] || [ $# = 2 ] || die "$usage"

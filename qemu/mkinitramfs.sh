@@ -9,13 +9,13 @@
 # busybox-static with a link for every applet, /init from guest/init,
 # /lib/guest.sh from guest/lib.sh (the helpers of every guest script),
 # /etc/kernel-reports from guest/kernel-reports (the patterns of a kernel
-# report, as qemu/judge-log.py reads them on the host), /etc/passwd
+# report, as qemu/judge.py reads them on the host), /etc/passwd
 # and /etc/group with root (0) and tester (1000), and each DIR
 # copied recursively to /tests/<basename of DIR>/ (exec bits kept).
 # Output is reproducible: every mtime is SOURCE_DATE_EPOCH (default 0).
 # Env: BUSYBOX (default /bin/busybox).
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 usage() {
 	echo "usage: $0 OUT KERNEL_SRC KERNEL_BUILD [DIR...]" >&2

@@ -13,7 +13,7 @@
 # Otherwise it exits with QEMU's status (0 after poweroff or a panic).
 #
 # Env:
-#   CACHE        cache dir (lib/common.sh); files go to
+#   CACHE        cache dir (util/common.sh); files go to
 #                $CACHE/qemu/ (ssdt .aml, nvme.img, qmp.sock)
 #   QEMU_APPEND  extra kernel command line arguments
 #   QEMU_MEM     guest memory in MiB (default 512)
@@ -27,7 +27,7 @@
 #   VERBOSE=1    also copy the console to stdout (and, if stdin is a
 #                terminal, keep it attached: use with QEMU_APPEND=rdinit_shell=1)
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 usage() {
 	echo "usage: $0 BZIMAGE INITRD LOG [TIMEOUT_SECONDS]" >&2

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Boot a kernel of lib/common.sh's recipes with its initramfs
+# Boot a kernel of util/common.sh's recipes with its initramfs
 # (qemu/guest-image.sh KERNEL) and judge the run with
 # qemu/boot-and-judge.sh, expecting every suite of that kernel:
 #   run-suites.sh test|debug|kcsan [INITRAMFS]   (default $OUT/initramfs-KERNEL.cpio.gz)
@@ -13,7 +13,7 @@
 #        $OUT/kcsan-guest.log
 # The last line is "N passed, M failed, K skipped".
 set -u
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 [ $# = 1 ] || [ $# = 2 ] || die "usage: run-suites.sh test|debug|kcsan [INITRAMFS]"
 kernel=$1

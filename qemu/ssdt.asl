@@ -12,7 +12,7 @@
  * The guest must not use that page as RAM: boot with
  * memmap=4K$LPSS_MMIO_BASE so guest RAM backs the "MMIO" and register
  * writes stick.  The #define below is the one place the address is
- * written: lib/common.sh's lpss_base reads it for qemu/run-qemu.sh (which
+ * written: util/common.sh's lpss_base reads it for qemu/run-qemu.sh (which
  * also passes it to the guest scripts as lpss_base=) and bench/bench.sh.
  */
 #define LPSS_MMIO_BASE 0x1F000000

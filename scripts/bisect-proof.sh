@@ -13,7 +13,7 @@
 # LPSS from 3 ms up); the last line is
 #   bisect proof: N of M shown (fail before, pass after)
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 # CASE|the start of the fix's subject
 fixes='parser-any|PM: sysfs: Do not take a latency tolerance of 2147483647 us

@@ -3,10 +3,10 @@
 # Every test the project has, in order; each step's output goes to
 # out/check/<step>.log.  The last line is "N passed, M failed".
 # Long steps say what they do and how long they usually take, and show
-# their progress (lib/progress.py) on check's own output: fd 8 in the
+# their progress (util/progress.py) on check's own output: fd 8 in the
 # step, PROGRESS_FD=8 (not fd 3 or 4: make's jobserver may be there).
 set -u
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 logs=$OUT/check
 rm -rf "$logs"
@@ -22,13 +22,13 @@ logged() {
 # showing the time it has taken so far and its messages (with progress.py)
 ticking() {
 	ticking_label=$1 ticking_about=$2; shift 2
-	python3 "$TOP/lib/progress.py" --label "$ticking_label" \
+	python3 "$TOP/util/progress.py" --label "$ticking_label" \
 		--about "$ticking_about" --echo -- "$@"
 }
 # commits TOTAL CMD...: CMD (each-patch-builds.sh), counting its commits
 commits() {
 	commits_total=$1; shift
-	python3 "$TOP/lib/progress.py" --label "building each commit" \
+	python3 "$TOP/util/progress.py" --label "building each commit" \
 		--about "(W=1, the files it touches and the API users: about 3 min)" \
 		--unit commits --count '^(ok|not ok) ' --total "$commits_total" -- "$@"
 }

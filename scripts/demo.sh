@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel with the demo initramfs and print the transcript.
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 "$TOP/qemu/guest-image.sh" demo
 QEMU_APPEND="loglevel=1 ${QEMU_APPEND:-}" \
-	python3 "$TOP/lib/progress.py" --label "running the demo in QEMU" \
+	python3 "$TOP/util/progress.py" --label "running the demo in QEMU" \
 	--about "(usually about 40 s under TCG)" -- \
 	"$TOP/qemu/run-qemu.sh" "$(bzimage test)" \
 	"$OUT/initramfs-demo.cpio.gz" "$OUT/demo.log" 300 ||

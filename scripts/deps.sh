@@ -19,7 +19,7 @@ done
 echo "deps: installing with apt (about a minute on a new machine):$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # apt's own lines are shown only when they are errors or warnings;
-# lib/progress.py shows the time so far and the packages set up.  On a
+# util/progress.py shows the time so far and the packages set up.  On a
 # fresh machine python3 may be one of the missing packages: then apt's
 # output is shown as it comes.
 apt_step() {
@@ -31,7 +31,7 @@ apt_step() {
 		"$@" >&2
 		return
 	fi
-	python3 "$(dirname "$0")/../lib/progress.py" --label "deps: $label" \
+	python3 "$(dirname "$0")/../util/progress.py" --label "deps: $label" \
 		--quiet '^(?![EW]: )' "$@" >&2
 }
 apt_step "updating the package lists" -- apt-get update -q

@@ -5,14 +5,14 @@
 # kernel, and check it by applying it to a fresh unpack.
 #   dist.sh [OUTFILE]   (default $OUT/pmqos-lt-linux-6.12.patch)
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 [ $# -le 1 ] || die "usage: dist.sh [OUTFILE]"
 outfile=${1:-$OUT/pmqos-lt-linux-6.12.patch}
 pristine=$("$TOP/tree/get-source.sh")
 mkdir -p "$(dirname "$outfile")"
 
-# A tree object for the pristine source (lib/common.sh)
+# A tree object for the pristine source (util/common.sh)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ptree=$(pristine_tree "$pristine")

@@ -8,7 +8,7 @@
 # Exporting the same commits twice gives the same bytes.  It only exports:
 # whether the tree is patches/ is tree/mktree.sh's to say (and remember).
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 from=base branch=lt dir=patches applies="the base"
 if [ "${1:-}" = --upstream ]; then

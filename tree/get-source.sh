@@ -4,18 +4,18 @@
 # (or, loudly, the one served if the pin is gone) and unpack it into the
 # cache.  Prints the unpacked tree's path.
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 pin=$(cat "$TOP/base/VERSION")
 pkg=linux-source-6.12
 have=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
 
 # apt_step LABEL ARG...: apt-get ARG... with the time so far shown
-# (lib/progress.py) and only apt's errors and warnings; never on
+# (util/progress.py) and only apt's errors and warnings; never on
 # standard output, which is the tree's path
 apt_step() {
 	apt_label=$1; shift
-	python3 "$TOP/lib/progress.py" --label "get-source: $apt_label" \
+	python3 "$TOP/util/progress.py" --label "get-source: $apt_label" \
 		--quiet '^(?![EW]: )' -- apt-get -q "$@" >&2
 }
 
@@ -49,7 +49,7 @@ if [ ! -f "$dest/.unpacked" ]; then
 	rm -rf "$dest"
 	mkdir -p "$dest"
 	# tar -v names every entry: 92452 in 6.12.118-1~deb12u1
-	python3 "$TOP/lib/progress.py" --label "get-source: unpacking $pkg" \
+	python3 "$TOP/util/progress.py" --label "get-source: unpacking $pkg" \
 		--about "$have into $dest (usually under a minute)" --unit files \
 		--count . --total 92452 --quiet '^linux-source-6\.12/' -- \
 		tar -C "$dest" -xvf /usr/src/linux-source-6.12.tar.xz >&2

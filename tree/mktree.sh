@@ -8,7 +8,7 @@
 # are uncommitted changes: the builds use them, with a warning.  STRICT=1
 # (make check) refuses both: what is tested is exactly patches/.
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 pristine=$("$TOP/tree/get-source.sh")
 # Never change the tree under a running kernel build.
@@ -35,10 +35,10 @@ series_id=$(series_id)
 # Deterministic commit dates, so the base commit's id depends on content only.
 base_identity
 
-# timed LABEL CMD...: CMD, with the time so far shown (lib/progress.py)
+# timed LABEL CMD...: CMD, with the time so far shown (util/progress.py)
 timed() {
 	timed_label=$1; shift
-	python3 "$TOP/lib/progress.py" --label "mktree: $timed_label" -- "$@" >&2
+	python3 "$TOP/util/progress.py" --label "mktree: $timed_label" -- "$@" >&2
 }
 
 make_base() {
@@ -49,7 +49,7 @@ make_base() {
 	git -C "$TREE.new" init -q -b lt
 	printf '/.build*/\n' >> "$TREE.new/.git/info/exclude"
 	# Debian's .gitignore ignores "/*": -f.  --verbose names each file.
-	python3 "$TOP/lib/progress.py" --label "mktree: git add" --unit files \
+	python3 "$TOP/util/progress.py" --label "mktree: git add" --unit files \
 		--count "^add '" --quiet "^add '" \
 		--total "$(find "$TREE.new" -path "$TREE.new/.git" -prune -o ! -type d -print | wc -l)" -- \
 		git -C "$TREE.new" add -A -f --verbose >&2
@@ -67,7 +67,7 @@ implement it again."
 
 # The tree's state is mktree.sh's alone: .git/pmqos-base names the base
 # the tree was made from, .git/pmqos-applied "SERIES_ID COMMIT" the last
-# commit known to be exactly patches/ (SERIES_ID: lib/common.sh's
+# commit known to be exactly patches/ (SERIES_ID: util/common.sh's
 # series_id of that patches/).  Nothing else writes or reads them.
 applied() { cat "$TREE/.git/pmqos-applied" 2>/dev/null || true; }
 # exports_as_patches: exporting base..lt (tree/export.sh) gives patches/

@@ -9,7 +9,7 @@
 # Branch "up" is left alone: it is where the upstream form is edited
 # (tree/export.sh --upstream writes it back to upstream/).
 set -eu
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../util/common.sh"
 
 "$TOP/tree/mktree.sh"
 pristine=$("$TOP/tree/get-source.sh")

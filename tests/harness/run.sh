@@ -3,27 +3,27 @@
 #
 # Usage: tests/harness/run.sh
 #
-# Host-only self-test of qemu/judge-log.py against the logs in
+# Host-only self-test of qemu/judge.py against the logs in
 # tests/harness/fixtures/: the good log must pass, each bad one must fail
 # with the expected reason; of qemu/qmp-watch.py, run on fixture
 # console logs against tests/harness/fake-qmp.py (a stand-in QMP socket);
-# of lib/progress.py and kernel/build-kernel.sh's use of it, on the
+# of util/progress.py and kernel/build-kernel.sh's use of it, on the
 # output of tests/harness/fake-kbuild/make (a stand-in for kbuild); and of
 # bench/report.py, on a real QUICK=1 bench output (fixtures/bench-quick)
 # and on synthetic ones (tests/harness/bench-logs.py, fixtures/bench-pcie.log).
 # Prints KTAP and a final "N passed, M failed"; exits non-zero on any
 # failure.  Not a guest test: do not pack it.
 # Env: KTAP_CHECK, QMP_WATCH and PROGRESS, the scripts to test (default
-# qemu/judge-log.py, qemu/qmp-watch.py and lib/progress.py; e.g.
+# qemu/judge.py, qemu/qmp-watch.py and util/progress.py; e.g.
 # older ones from git show, to see the tests fail with them).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 # check.sh runs this with PROGRESS_FD set: the progress cases set their own.
 unset PROGRESS_FD
-check=${KTAP_CHECK:-$here/../../qemu/judge-log.py}
+check=${KTAP_CHECK:-$here/../../qemu/judge.py}
 watch=${QMP_WATCH:-$here/../../qemu/qmp-watch.py}
-progress=${PROGRESS:-$here/../../lib/progress.py}
+progress=${PROGRESS:-$here/../../util/progress.py}
 build=$here/../../kernel/build-kernel.sh
 fix=$here/fixtures
 tmp=$(mktemp -d)
@@ -182,7 +182,7 @@ expect 1 '^FAIL harness: lpss_host: planned 3, got 1 results$' \
 expect 1 '^FAIL harness: GUEST-END at line 5 of host log .*only the guest' \
 	host-xp-hang.log --host-log "$fix/host-with-end.log"
 
-# The progress filter, lib/progress.py, on a fake kbuild stream
+# The progress filter, util/progress.py, on a fake kbuild stream
 # (fake-kbuild/make): a plain line per 10 % when not on a terminal, in place
 # on one, the "  CC" lines kept out of a shared terminal or log but the
 # warnings in, every line on standard output when progress has a stream of

@@ -6,7 +6,7 @@
 # unreferenced object (two scans once every object is older than its 5 s
 # minimum age), and what is left of the kernel log holds no report (the
 # patterns of /etc/kernel-reports: guest/kernel-reports, the list the host's
-# qemu/judge-log.py reads).
+# qemu/judge.py reads).
 SUITE=kmemleak
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh

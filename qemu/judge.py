@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Decide pass/fail of a QEMU serial console log holding KTAP/TAP documents.
 
-Usage: qemu/judge-log.py [--expect NAME ...] [--no-end] [--host-log FILE ...]
+Usage: qemu/judge.py [--expect NAME ...] [--no-end] [--host-log FILE ...]
                              [--patterns FILE] [--vmlinux VMLINUX --tree TREE]
                              LOG
 

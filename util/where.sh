@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Print a path as lib/common.sh sets it, for the Makefile (which does not
+# Print a path as util/common.sh sets it, for the Makefile (which does not
 # write them again): where.sh CACHE|OUT|TREE, or where.sh bzimage NAME.
 set -eu
 . "$(dirname "$0")/common.sh"

@@ -3,8 +3,8 @@
 # shellcheck shell=sh
 
 # The one place the paths are written (make CACHE=... OUT=... override
-# them; the Makefile asks lib/where.sh).  Every host script is one
-# directory below the top: lib/, scripts/, tree/, kernel/, qemu/, bench/.
+# them; the Makefile asks util/where.sh).  Every host script is one
+# directory below the top: util/, scripts/, tree/, kernel/, qemu/, bench/.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:=$HOME/.cache/pmqos-lt}"  # sources, trees, builds, ccache: kept
 : "${OUT:=$TOP/out}"                  # logs, images, the dist patch: make clean
@@ -48,7 +48,7 @@ recipe() {
 api_users() { grep -v -e '^#' -e '^$' "$TOP/configs/api-users"; }
 api_users_objs() { api_users | cut -d' ' -f1; }
 api_users_off() {
-	echo "# made by lib/common.sh from configs/api-users: the base has no API for them"
+	echo "# made by util/common.sh from configs/api-users: the base has no API for them"
 	api_users | cut -d' ' -f2- | tr ' ' '\n' | sed 's/.*/# CONFIG_& is not set/'
 }
 # The LPSS MMIO base, read from the #define in qemu/ssdt.asl, the one
@@ -67,7 +67,7 @@ export KBUILD_BUILD_TIMESTAMP='2024-11-17' KBUILD_BUILD_USER=pmqos KBUILD_BUILD_
 # with ccache.  One kernel build at a time on this machine: every build
 # takes the lock.
 # KMAKE_VERBOSE=1 leaves out -s: kbuild's "  CC      x.o" lines, for
-# lib/progress.py to count.
+# util/progress.py to count.
 kmake() {
 	kmake_src=$1 kmake_out=$2
 	shift 2
