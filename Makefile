@@ -47,25 +47,26 @@ kernel: tree
 base-kernel: tree
 	@kernel/build-kernel.sh base
 
-# Said first: a cold make demo is quiet for nothing, but long.
+# Said first: a cold make demo is quiet for nothing, but long (the steps'
+# last times or estimates: util/progress.py; none before python3 is there).
 demo: demo-intro kernel
 	@scripts/demo.sh
 demo-intro:
 	@echo "make demo: packages, kernel source, tree, test kernel, then the feature in QEMU"
-	@echo "make demo: from nothing about 12 min on 2 cores (apt 1, source and tree 2, kernel 8, QEMU 1); a minute once built"
+	@CACHE='$(call where,CACHE)' python3 util/progress.py --estimate deps \
+		get-source-install get-source-unpack tree kernel-test guest-demo 2>/dev/null | \
+		sed 's/^/make demo: each step, if it has to run: /'
 
 check: deps
 	@scripts/check.sh
 
 debug-check: tree
 	@kernel/build-kernel.sh debug
-	@qemu/guest-image.sh debug
-	@qemu/run-suites.sh debug
+	@qemu/run debug
 
 kcsan-check: tree
 	@kernel/build-kernel.sh kcsan
-	@qemu/guest-image.sh kcsan
-	@qemu/run-suites.sh kcsan
+	@qemu/run kcsan
 
 bench: tree
 	@QUICK=$(QUICK) bench/bench.sh

@@ -99,8 +99,6 @@ kernel() {
 	cp "$TOP/guest/bench/run.sh" "$kdir/module/pmqos_bench.ko" \
 		"$dir/sysfs-write-bench" "$kdir/bench/"
 	write_params >"$kdir/bench/params"
-	"$TOP/qemu/mkinitramfs.sh" "$kdir/initramfs.cpio.gz" "$src" "$build" \
-		"$kdir/bench"
 }
 
 # write_params: the guest script's params file
@@ -116,18 +114,14 @@ write_params() {
 PCIE_CEILING=0x17ff
 
 # pcie_kernel: the test kernel (recipe test, as make check builds it: a
-# no-op when it is up to date) and an initramfs with the guest script and
-# its params alone (no module: the test kernel has no module support), in
-# $dir/ours/pcie
+# no-op when it is up to date) and the guest script with its params alone
+# (no module: the test kernel has no module support), in $dir/ours/pcie
 pcie_kernel() {
-	recipe test || die "no kernel test"
 	TARGETS=bzImage timed build-test "$TOP/kernel/build-kernel.sh" test >/dev/null
 	pdir=$dir/ours/pcie
 	mkdir -p "$pdir/bench"
 	cp "$TOP/guest/bench/run.sh" "$pdir/bench/"
 	write_params >"$pdir/bench/params"
-	"$TOP/qemu/mkinitramfs.sh" "$pdir/initramfs.cpio.gz" "$KSRC" "$BUILD/test" \
-		"$pdir/bench"
 }
 
 msg "building the user space helper and the QEMU plugin"
@@ -196,26 +190,23 @@ if [ "${BENCH_SMP:-1}" = 1 ]; then
 fi
 
 # boot NAME MODE LOG [QEMU_ARGS]: one boot of kernel NAME (upstream or
-# ours); bench_mode=smp boots its two-CPU kernel with two CPUs,
-# bench_mode=pcie (ours) the test kernel with ep0's ceiling; bench_mode=timing
-# the image of round $r's layout
+# ours) with guest/profiles/bench; bench_mode=smp boots its two-CPU kernel
+# with two CPUs, bench_mode=pcie (ours) the test kernel with ep0's
+# ceiling; bench_mode=timing the image of round $r's layout
 boot() {
 	msg "booting $1 ($2): $3"
-	extra=
-	case $2 in
-	timing) image=$dir/$1/layout-$r.bzImage initrd=$dir/$1/initramfs.cpio.gz cpus=1 ;;
-	smp) image=$(bzimage "bench-$1-smp") initrd=$dir/$1/smp/initramfs.cpio.gz cpus=2 ;;
-	pcie)
-		image=$(bzimage test) initrd=$dir/$1/pcie/initramfs.cpio.gz cpus=1
-		extra=" test_pcie_ltr_qos.snoop=$PCIE_CEILING test_pcie_ltr_qos.nosnoop=$PCIE_CEILING" ;;
-	*) image=$(bzimage "bench-$1") initrd=$dir/$1/initramfs.cpio.gz cpus=1 ;;
+	b_name=$1 b_mode=$2 b_log=$3 b_args=${4:-}
+	case $b_mode in
+	timing) set -- --kernel "bench-$b_name" --image "$dir/$b_name/layout-$r.bzImage" \
+		--suite "$dir/$b_name/bench" ;;
+	smp) set -- --kernel "bench-$b_name-smp" --cpus 2 --suite "$dir/$b_name/smp/bench" ;;
+	pcie) set -- --kernel test --suite "$dir/$b_name/pcie/bench" --append \
+		"test_pcie_ltr_qos.snoop=$PCIE_CEILING test_pcie_ltr_qos.nosnoop=$PCIE_CEILING" ;;
+	*) set -- --kernel "bench-$b_name" --suite "$dir/$b_name/bench" ;;
 	esac
-	# CACHE: the rig's SSDT and disk files of this run, apart from others'
-	CACHE=$dir QMP_SOCK=$dir/qmp.sock QEMU_ARGS=${4:-} QEMU_CPUS=$cpus \
-		QEMU_APPEND="loglevel=1 norandmaps bench_mode=$2 test_timeout=3000$extra" \
-		"$TOP/qemu/run-qemu.sh" "$image" "$initrd" "$3" 3600 ||
-		die "QEMU failed; see $3"
-	grep -q '^BENCH end' "$3" || die "the guest did not finish; see $3"
+	[ -z "$b_args" ] || set -- "$@" --qemu-args "$b_args"
+	"$TOP/qemu/run" bench "$@" --append "bench_mode=$b_mode" --log "$b_log" \
+		>"$b_log.verdict" || die "the guest run failed; see $b_log and $b_log.verdict"
 }
 
 t0=$(date +%s)

@@ -57,7 +57,9 @@ class BenchError(Exception):
 
 
 def bench_lines(path):
-    """The BENCH lines of a console log, without the prefix."""
+    """The BENCH lines of a console log, without the prefix: "BENCH "
+    wherever it stands in its line (after console noise, or indented as
+    the output of a KTAP subtest)."""
     try:
         with open(path, errors="replace") as f:
             text = f.read()
@@ -159,8 +161,8 @@ def decode_max_lat(word):
 def pcie_fidelity(path, problems):
     """The PCIe sweep of the test kernel's boot (BENCH pcie lines): per
     register word (PCIE_WORDS) its score, and "keywords": {auto/any:
-    (snoop, nosnoop)}.  None if the log is absent (a run from before it);
-    a string saying why if it cannot be used, with a line in problems."""
+    (snoop, nosnoop)}.  None if the log is absent (a run without the PCIe
+    boot); a string saying why if it cannot be used, with a line in problems."""
     if not os.path.exists(path):
         return None
     try:
@@ -236,7 +238,8 @@ def timing(kdir, rounds, problems):
     (a_calls, callbacks, updates, rate_ms, busy_ms) per window; smp:
     updates/s, checks under "smpflags", one (callbacks, updates) per run.
     A log that cannot be read or holds an error line is left out, with a
-    line in problems; missing smp logs only leave "smp_missing" set."""
+    line in problems; missing smp logs (BENCH_SMP=0) only leave
+    "smp_logs" 0."""
     vals = {}
     smp_logs = 0
     for r in range(1, rounds + 1):
@@ -281,15 +284,15 @@ def parse_timing_line(ln, reps):
         valid = int(f["overlapped"]) == (0 if idle else 1)
         reps.setdefault(("isoflags", op, idle), []).append(
             (valid, int(f["sleeping_after"]), int(f["callbacks"]),
-             int(f.get("slow_ms", 0))))
+             int(f["slow_ms"])))
         if valid:
             reps.setdefault(("iso", op, idle), []).append(int(f["ns"]) / 1e6)
     elif ln.startswith("rate "):
         op, a = f["op"], f["a"]
         updates, ns = int(f["updates"]), int(f["ns"])
         reps.setdefault(("rateflags", op, a), []).append(
-            (int(f.get("a_calls", 0)), int(f.get("callbacks", 0)), updates,
-             int(f.get("rate_ms", 0)), int(f.get("busy_ms", 0))))
+            (int(f["a_calls"]), int(f["callbacks"]), updates, int(f["rate_ms"]),
+             int(f["busy_ms"])))
         if ns > 0:
             reps.setdefault(("rate", op, a), []).append(updates / (ns / 1e9))
     elif ln.startswith("cpus "):
@@ -298,7 +301,7 @@ def parse_timing_line(ln, reps):
         cpus = int(f["cpus"])
         updates, ns = int(f["updates"]), int(f["ns"])
         reps.setdefault(("smpflags", cpus), []).append(
-            (int(f.get("callbacks", -1)), updates))
+            (int(f["callbacks"]), updates))
         if ns > 0:
             reps.setdefault(("smp", cpus), []).append(updates / (ns / 1e9))
 
@@ -346,20 +349,17 @@ def fmt_sig(x):
     return f"{x:.{digits}f}"
 
 
-def stat(vals, digits=0, fmt=None):
+def stat(vals, fmt):
     """'median [min-max]' of one metric's rounds."""
-    if fmt is None:
-        def fmt(x):
-            return fmt_num(x, digits)
     med = statistics.median(vals)
     if len(vals) == 1:
-        return med, fmt(med)
-    return med, f"{fmt(med)} [{fmt(min(vals))}-{fmt(max(vals))}]"
+        return fmt(med)
+    return f"{fmt(med)} [{fmt(min(vals))}-{fmt(max(vals))}]"
 
 
 def ratio(ours, upstream, small=False):
     """ours / upstream; with small, a ratio below 0.01 as 1/N (2 significant digits)."""
-    if upstream is None or ours is None or isinstance(upstream, str) or isinstance(ours, str):
+    if upstream is None or ours is None:
         return "-"
     if upstream == 0:
         return "-" if ours == 0 else "inf"
@@ -378,8 +378,7 @@ class Ratios:
     own two boots, their median and spread.  Filled as the table is made,
     printed after it (section 8) and judged by the verdict."""
 
-    def __init__(self, rounds):
-        self.rounds = rounds
+    def __init__(self):
         self.rows = []      # (group, name, better, [(round, ratio)], small)
         self.missing = []   # (group, name, why)
 
@@ -450,83 +449,47 @@ class Ratios:
         return out, notes
 
 
-def compare(t, ratios, tim, group, name, key, better, fmt=None, digits=0, small=False):
+def compare(t, run, group, name, key, better, fmt=fmt_num, small=False, listed=True):
     """One table row for key: each kernel's median [min-max] over the rounds,
-    and the median of the per-round ratios ours / upstream; noted in ratios
-    (as missing when a kernel has no value)."""
-    up, ou = tim["upstream"].get(key), tim["ours"].get(key)
-    if fmt is None:
-        def fmt(x):
-            return fmt_num(x, digits)
-    cells = [stat(list(v.values()), fmt=fmt)[1] if v else "n/a" for v in (up, ou)]
-    pairs = per_round(tim, key)
+    and the median of the per-round ratios ours / upstream; listed in
+    section 8 (as missing when a kernel has no value) unless not listed."""
+    up, ou = run.tim["upstream"].get(key), run.tim["ours"].get(key)
+    cells = [stat(list(v.values()), fmt) if v else "n/a" for v in (up, ou)]
+    pairs = per_round(run.tim, key)
     if not pairs:
         t.row(name, cells[0], cells[1], "-", better)
         why = ("no value for " + " or ".join(
             LABEL[k] for k, v in (("upstream", up), ("ours", ou)) if not v)
             if not (up and ou) else "no round with both kernels")
-        ratios.lack(group, name, why)
-        return None
-    med = statistics.median(r for _, r in pairs)
-    t.row(name, cells[0], cells[1], fmt_ratio(med, small), better)
-    ratios.add(group, name, better, pairs, small)
-    return med
+        if listed:
+            run.ratios.lack(group, name, why)
+        return
+    t.row(name, cells[0], cells[1], fmt_ratio(statistics.median(r for _, r in pairs), small),
+          better)
+    if listed:
+        run.ratios.add(group, name, better, pairs, small)
 
 
-# Section 2's rows less the control: (mode, row name)
-ABOVE = (("alternate", "every write changes: ns/write above power/control"),
-         ("same", "no write changes: ns/write above power/control"))
+def good_or(bad, good, prefix):
+    """A check's note: good if nothing is in bad, else prefix and bad."""
+    return prefix + ", ".join(bad) if bad else good
 
 
-def above_control(t, tim, ratios):
-    """Section 2's derived rows: per kernel and round, ns per write of each
-    user path row less ns per write of the control, from the same boot.
-    Not judged: the verdict reports them as evidence (group "store()")."""
-    left = set()
-    for mode, name in ABOVE:
-        derived(tim, ("above", mode), ("upath", mode), ("upath", "control"), ns_above)
-        up, ou = (tim[k].get(("above", mode)) or {} for k in KERNELS)
-        left |= {r for r in set(up) & set(ou) if up[r] <= 0}
-        compare(t, ratios, tim, "store()", name, ("above", mode), "lower")
-    t.note("ns/write above power/control: per boot, 1e9 / (writes/s of the row) less")
-    t.note("1e9 / (writes/s of power/control), the same boot's control subtracted: what")
-    t.note("every sysfs write shares (syscall, kernfs, the copy) cancels, what is left is")
-    t.note("the store() of each attribute; power/control's own store() is the same code")
-    t.note("in both kernels.  Not judged: the verdict gives them as further evidence.")
-    if left:
-        t.note("Left out of the ratios (upstream at or below its control): " +
-               ", ".join(f"r{r}" for r in sorted(left)))
-
-
-class Table:
+class Table(list):
+    """The lines of one section of the table: its head, rows (a name, each
+    kernel's cell, ours/up, which is better) and notes."""
     W = (50, 24, 24, 9, 7)
 
-    def __init__(self):
-        self.rows = []
-
     def head(self, text):
-        self.rows.append(("", text))
+        self.extend(["", text])
 
     def row(self, name, up, ours, rat, better):
-        self.rows.append(("r", (name, up, ours, rat, better)))
-
-    def note(self, text):
-        self.rows.append(("n", text))
-
-    def render(self):
         w = self.W
-        out = [f"{'':<{w[0]}} {LABEL['upstream']:>{w[1]}} {LABEL['ours']:>{w[2]}} "
-               f"{'ours/up':>{w[3]}} {'better':>{w[4]}}"]
-        for kind, r in self.rows:
-            if kind == "":
-                out.append("")
-                out.append(r)
-            elif kind == "n":
-                out.append(f"    {r}")
-            else:
-                out.append(f"  {r[0]:<{w[0] - 2}} {r[1]:>{w[1]}} {r[2]:>{w[2]}} "
-                           f"{r[3]:>{w[3]}} {r[4]:>{w[4]}}")
-        return "\n".join(out)
+        self.append(f"  {name:<{w[0] - 2}} {up:>{w[1]}} {ours:>{w[2]}} "
+                    f"{rat:>{w[3]}} {better:>{w[4]}}")
+
+    def note(self, *texts):
+        self.extend(f"    {text}" for text in texts)
 
 
 def at(value_t, unit, digits=0):
@@ -611,27 +574,151 @@ unset multiplot
     return png
 
 
-def pcie_section(t, pcie):
+SMOKE = ("QUICK RUN: a smoke test, not evidence.  Fewer rounds, request counts,",
+         "iterations and shorter windows: it shows that the bench runs on both",
+         "kernels, not which one is faster.  No verdict; run make bench for one.")
+
+
+def read_layouts(path):
+    """The pad of each round, in round order, from bench.sh's layouts file."""
+    if not path or not os.path.exists(path):
+        return []
+    pads = {}
+    with open(path) as f:
+        for line in f:
+            r, pad = line.split()
+            pads[int(r)] = pad
+    return [pads[r] for r in sorted(pads)]
+
+
+def load(run):
+    """run (the parsed arguments) with the parsed logs of run.dir."""
+    run.fid, run.trf, run.tim, run.version, run.problems = {}, {}, {}, {}, []
+    for k in KERNELS:
+        kdir = os.path.join(run.dir, k)
+        lines = bench_lines(os.path.join(kdir, "traffic.log"))
+        run.version[k] = next((ln.split()[1] for ln in lines if ln.startswith("kernel ")),
+                              "?")
+        run.fid[k] = fidelity(lines)
+        run.trf[k] = traffic(lines, os.path.join(kdir, "mmio.txt"))
+        run.tim[k] = timing(kdir, run.rounds, run.problems)
+    run.pcie = pcie_fidelity(os.path.join(run.dir, "ours", "pcie.log"), run.problems)
+    run.ratios = Ratios()
+    run.smoke = run.quick or run.rounds < 3
+    return run
+
+
+# The report's parts, in order: each takes the run (load()) and returns its
+# lines; those of sections 1 to 7 a Table.
+
+def smoke_head(run):
+    return [*SMOKE, ""] if run.smoke else []
+
+
+def header(run):
+    """What was compared, on what, how to read the table; the table's columns."""
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((ln.split(":", 1)[1].strip() for ln in f
+                        if ln.startswith("model name")), "?")
+    except OSError:
+        pass
+    try:
+        qemu = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
+                              text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        qemu = "qemu-system-x86_64 ?"
+    out = [
+        "make bench: latency tolerance device PM QoS, upstream 6.12 against ours",
+        f"  upstream: pristine Debian linux-source-6.12 ({run.version['upstream']}), "
+        "mainline's own implementation",
+        f"  ours:     the base (upstream's removed) plus our series ({run.version['ours']})",
+        "  same config (configs/test.config + configs/bench.config), same QEMU rig",
+        f"  host: {cpu}, {os.cpu_count()} CPUs; {qemu}, TCG (no KVM), 1 vCPU",
+        "  (section 7: the same kernels with CONFIG_SMP, 2 vCPUs)",
+        "",
+        "  Absolute numbers under QEMU TCG mean little (emulated CPU, shared host):",
+        "  the ratios ours/upstream, measured in one run on the same machine, are",
+        f"  the result.  Timings: median [min-max] over {run.rounds} rounds (one boot per",
+        "  kernel per round, the kernels taking turns) of each round's median of its",
+        "  repeated measurements; ours/up: the median of the per-round ratios, each",
+        "  from one round's two boots (section 8 lists them).  Fidelity and register",
+        "  traffic are exact and deterministic: one boot per kernel.  The verdict",
+        "  never changes the exit status."]
+    pads = read_layouts(run.layouts)
+    if pads:
+        out += ["  Code layout: in each round both kernels' text after .head.text is",
+                "  moved by the same number of bytes, so that the rounds sample where",
+                "  functions lie in their 4 KiB pages, which QEMU's TCG charges for,",
+                "  instead of comparing one layout of each kernel (timing boots only:",
+                "  sections 2, 3, 5 and 6); bytes moved in rounds 1, 2, ...:",
+                "  " + ", ".join(pads) + "."]
+    t = Table([""])
+    t.row("", LABEL["upstream"], LABEL["ours"], "ours/up", "better")
+    return out + t
+
+
+def score_cell(F, key, unit):
+    """The cell of a fidelity score and the value compared: a count (unit
+    None), or the largest value in unit with the tolerance it was seen at."""
+    if unit is None:
+        return str(F[key]), F[key]
+    return at(F[key], unit, 2 if unit == "%" else 0), F[key][0]
+
+
+# Section 1's rows: (name, score key, unit (None: a count), better)
+FID_ROWS = (("tolerances the device may exceed (over or none)", "exceeds", None, "lower"),
+            ("largest overshoot, ns (with a requirement)", "over_ns", "", "lower"),
+            ("largest overshoot, %", "over_pct", "%", "lower"),
+            ("finite tolerances made 'no requirement'", "noreq", None, "lower"),
+            ("largest undershoot, %, up to 33 521 us", "under_in", "%", "lower"),
+            ("largest undershoot, %, whole sweep (1)", "under_all", "%", "lower"),
+            ("programmed exactly (ns == requested)", "exact", None, "higher"))
+
+
+def ltr_fidelity(run):
+    """Section 1: the LTR sweep of both kernels, SW_LTR read back."""
+    t, F = Table(), run.fid
+    t.head(f"1. LTR fidelity: {F['ours']['n']} tolerances, 0 us to 10 s (scale boundaries + "
+           "log sweep), SW_LTR read back")
+    for name, key, unit, better in FID_ROWS:
+        (up, u), (ou, o) = (score_cell(F[k], key, unit) for k in KERNELS)
+        t.row(name, up, ou, ratio(o, u), better)
+    for k in KERNELS:
+        if F[k]["rejected"] or F[k]["auto"]:
+            t.note(f"{LABEL[k]}: {F[k]['rejected']} writes rejected, "
+                   f"{F[k]['auto']} left the device in auto mode")
+    t.note("(1) SW_LTR holds at most 1023 x 32768 ns = 33.52 ms: above that a finite",
+           "    tolerance is either kept as the largest latency (undershoot) or dropped",
+           "    to 'no requirement' (unbounded overshoot); the first row counts the latter.")
+    return t
+
+
+# Section 1b's rows of each register word, as FID_ROWS
+PCIE_ROWS = (("tolerances the device may exceed", "exceeds", None, "lower"),
+             ("largest overshoot, ns", "over_ns", "", "lower"),
+             ("largest overshoot, %", "over_pct", "%", "lower"),
+             ("tolerances made 'no requirement'", "noreq", None, "lower"),
+             ("largest undershoot, %", "under_all", "%", "lower"),
+             ("programmed exactly (ns == requested)", "exact", None, "higher"))
+
+
+def pcie_ltr_fidelity(run):
     """Section 1b: the PCIe sweep of the test kernel, ours only, not judged;
     nothing for a run without pcie.log."""
+    t, pcie = Table(), run.pcie
     if pcie is None:
-        return
+        return t
     head = "1b. PCIe LTR fidelity (ours only: mainline has no PCIe LTR backend)"
     if isinstance(pcie, str):
         t.head(head)
         t.note(f"missing: {pcie}")
-        return
+        return t
     t.head(f"{head}: {pcie['n']} tolerances, Max Snoop/No-Snoop Latency read back")
     for w, name in PCIE_WORDS:
-        F = pcie[w]
-        for what, cell, better in (
-                ("tolerances the device may exceed", str(F["exceeds"]), "lower"),
-                ("largest overshoot, ns", at(F["over_ns"], ""), "lower"),
-                ("largest overshoot, %", at(F["over_pct"], "%", 2), "lower"),
-                ("tolerances made 'no requirement'", str(F["noreq"]), "lower"),
-                ("largest undershoot, %", at(F["under_all"], "%", 2), "lower"),
-                ("programmed exactly (ns == requested)", str(F["exact"]), "higher")):
-            t.row(f"{name}: {what}", "-", cell, "-", better)
+        for what, key, unit, better in PCIE_ROWS:
+            t.row(f"{name}: {what}", "-", score_cell(pcie[w], key, unit)[0], "-", better)
     kw = pcie["keywords"]
     bad = [f"{k}: " + (f"snoop {kw[k][0]:#06x}, no-snoop {kw[k][1]:#06x}" if k in kw
                        else "no line")
@@ -639,38 +726,149 @@ def pcie_section(t, pcie):
     t.note(f"auto and any: both registers at the ceiling {PCIE_CEILING:#06x}: " +
            ("yes" if not bad else "NO (" + "; ".join(bad) + ")"))
     ceil_ns = decode_max_lat(PCIE_CEILING)
-    t.note("The test kernel's PCIe Endpoint ep0 (lib/test_pcie_ltr_qos.c), one boot: each")
-    t.note("tolerance written to its pm_qos_latency_tolerance_us, both register words read")
-    t.note("back from its configuration space; latency = value (bits 9:0) x 2^(5 x scale")
-    t.note("(bits 12:10)) ns, a reserved scale (6, 7) counted as 'no requirement'.")
-    t.note(f"Firmware's values, the ceiling (never exceeded): {PCIE_CEILING:#06x} = "
-           f"{ceil_ns / 1e9:.2f} s in both,")
-    t.note("above every tolerance of the sweep: the rows measure the encoder.  Not judged.")
+    t.note("The test kernel's PCIe Endpoint ep0 (lib/test_pcie_ltr_qos.c), one boot: each",
+           "tolerance written to its pm_qos_latency_tolerance_us, both register words read",
+           "back from its configuration space; latency = value (bits 9:0) x 2^(5 x scale",
+           "(bits 12:10)) ns, a reserved scale (6, 7) counted as 'no requirement'.",
+           f"Firmware's values, the ceiling (never exceeded): {PCIE_CEILING:#06x} = "
+           f"{ceil_ns / 1e9:.2f} s in both,",
+           "above every tolerance of the sweep: the rows measure the encoder.  Not judged.")
+    return t
 
 
-def isolation(t, tim, ratios):
+# Section 2's rows less the control: (mode, row name)
+ABOVE = (("alternate", "every write changes: ns/write above power/control"),
+         ("same", "no write changes: ns/write above power/control"))
+
+
+def user_path(run):
+    """Section 2: sysfs writes/s; power/control written the same way, a
+    control; per kernel and round, ns per write of each row less ns per
+    write of the control from the same boot, not judged: the verdict reports
+    them as evidence (group "store()")."""
+    t, tim = Table(), run.tim
+    t.head("2. User path: writes/s to INT33C0:00/power/pm_qos_latency_tolerance_us")
+    for mode, what in (("alternate", "10/20 alternating: every write changes"),
+                       ("same", "10 again and again: no write changes")):
+        compare(t, run, "sysfs", what, ("upath", mode), "higher")
+    # The control, not judged: an attribute the series does not touch, written
+    # the same way on the same device.  Where it moves like the two rows
+    # above, they measure the kernels' layout under TCG, not our path.
+    compare(t, run, "control", "power/control 'on' again and again (untouched)",
+            ("upath", "control"), "higher")
+    left = set()
+    for mode, name in ABOVE:
+        derived(tim, ("above", mode), ("upath", mode), ("upath", "control"), ns_above)
+        up, ou = (tim[k].get(("above", mode)) or {} for k in KERNELS)
+        left |= {r for r in set(up) & set(ou) if up[r] <= 0}
+        compare(t, run, "store()", name, ("above", mode), "lower")
+    t.note("ns/write above power/control: per boot, 1e9 / (writes/s of the row) less",
+           "1e9 / (writes/s of power/control), the same boot's control subtracted: what",
+           "every sysfs write shares (syscall, kernfs, the copy) cancels, what is left is",
+           "the store() of each attribute; power/control's own store() is the same code",
+           "in both kernels.  Not judged: the verdict gives them as further evidence.")
+    if left:
+        t.note("Left out of the ratios (upstream at or below its control): " +
+               ", ".join(f"r{r}" for r in sorted(left)))
+    return t
+
+
+def kernel_path(run):
+    """Section 3: ns per dev_pm_qos_update_request() with N requests, and
+    each kernel's growth from the smallest N to the largest."""
+    t, tim = Table(), run.tim
+    t.head("3. Kernel path: ns per dev_pm_qos_update_request(), N active requests")
+    ns = sorted({key[2] for k in KERNELS for key in tim[k] if key[0] == "kpath"})
+    bad_cb = []
+    for wl, what in (("change", "min changes"), ("nochange", "min unchanged")):
+        for n in ns:
+            up = tim["upstream"].get(("kpath", wl, n))
+            ou = tim["ours"].get(("kpath", wl, n))
+            if not up and not ou:
+                continue
+            compare(t, run, "kernel path", f"{what}, N={n:,}", ("kpath", wl, n), "lower")
+            for k in KERNELS:
+                want = 1.0 if wl == "change" else 0.0
+                if any(c != want for c in tim[k].get(("callbacks", wl, n), [])):
+                    bad_cb.append(f"{LABEL[k]} {wl} N={n}")
+    if not ns:
+        t.note("missing: no BENCH kpath lines in the logs")
+        run.ratios.lack("kernel path", "every row", "no BENCH kpath lines")
+    # growth: each kernel's cost at the largest N over its cost at the smallest
+    for wl, what in (("change", "min changes"), ("nochange", "min unchanged")):
+        have = [n for n in ns if any(("kpath", wl, n) in tim[k] for k in KERNELS)]
+        if len(have) < 2:
+            continue
+        lo, hi = have[0], have[-1]
+        derived(tim, ("growth", wl), ("kpath", wl, hi), ("kpath", wl, lo))
+        compare(t, run, "growth", f"{what}: N={hi:,} / N={lo:,}", ("growth", wl),
+                "lower", fmt=fmt_sig)
+    t.note("min changes: the updated request alternates 10/20 us below N-1 others",
+           "(1000 us and up), so each update runs the device callback; min unchanged:",
+           "another request holds 5 us, the callback never runs.  Callbacks counted:",
+           good_or(bad_cb, "as expected in every round.", "NOT as expected in: "),
+           "N=large / N=small: each kernel's cost growth (flat: near 1.00), per round.")
+    return t
+
+
+def register_traffic(run):
+    """Section 4: MMIO accesses per change, counted by the QEMU plugin."""
+    t, trf = Table(), run.trf
+    t.head("4. Register traffic: kernel MMIO accesses to the LPSS page (QEMU plugin)")
+    if not all(isinstance(trf[k], dict) for k in KERNELS):
+        for k in KERNELS:
+            if not isinstance(trf[k], dict):
+                t.note(f"{LABEL[k]}: {trf[k]}")
+        return t
+
+    def per(k, label, i):
+        c = trf[k].get(label)
+        return None if not c else c[i] / c[0]
+
+    def rw(k, label):
+        c = trf[k].get(label)
+        if not c:
+            return "n/a", None
+        r, w = c[1] / c[0], c[2] / c[0]
+        return f"{r:.2g} R + {w:.2g} W", r + w
+
+    for i, what in ((1, "reads per effective change (sweep)"),
+                    (2, "writes per effective change (sweep)")):
+        up, ou = per("upstream", "sweep", i), per("ours", "sweep", i)
+        t.row(what, f"{up:.2f}", f"{ou:.2f}", ratio(ou, up), "lower")
+    for label, what in (("auto-to-value", "auto -> 500 us, per change"),
+                        ("value-to-any", "700 us -> any, per change"),
+                        ("any-to-auto", "any -> auto, per change"),
+                        ("same-value", "700 us again: no change, per write"),
+                        ("auto-again", "auto again: no change, per write")):
+        su, tu = rw("upstream", label)
+        so, to = rw("ours", label)
+        t.row(what, su, so, ratio(to, tu), "lower")
+    cnt = trf["ours"].get("sweep", [0])[0]
+    t.note(f"exact counts from one boot ({cnt} changes in the sweep): every guest",
+           "access with a kernel virtual address to the page, between two markers",
+           "the guest reads around each sysfs write.  R = reads, W = writes.")
+    return t
+
+
+def isolation(run):
     """Section 5: operations on other devices while A's callback sleeps, and with A idle."""
+    t, tim = Table(), run.tim
     flags = {k: {key[1:]: v for key, v in tim[k].items() if key[0] == "isoflags"}
              for k in KERNELS}
-    slow = sorted({fl[3] for k in KERNELS for v in flags[k].values() for fl in v} - {0})
-    slow_txt = "/".join(str(ms) for ms in slow) if slow else "500"
-    t.head(f"5. Isolation: while another device's callback sleeps {slow_txt} ms "
-           "(ms, lower is better)")
-    if not any(flags[k] for k in KERNELS):
-        t.note("missing: no BENCH isolation lines in the logs (pmqos_bench.ko without isolation=1?)")
-        return
-
+    slow = sorted({fl[3] for k in KERNELS for v in flags[k].values() for fl in v})
+    t.head(f"5. Isolation: while another device's callback sleeps "
+           f"{'/'.join(map(str, slow)) or '?'} ms (ms, lower is better)")
     for idle, prefix in ((0, ""), (1, "baseline, A idle: ")):
         for op, short, what in ISO_OPS:
-            name = what if not idle else prefix + short
-            compare(t, ratios if not idle else Ratios(0), tim, "isolation", name,
-                    ("iso", op, idle), "lower", fmt=fmt_sig, small=True)
+            compare(t, run, "isolation", what if not idle else prefix + short,
+                    ("iso", op, idle), "lower", fmt=fmt_sig, small=True, listed=not idle)
 
     # sleeping / idle, per kernel and round
     for op, short, _ in ISO_OPS:
         derived(tim, ("isoslow", op), ("iso", op, 0), ("iso", op, 1))
-        compare(t, Ratios(0), tim, "isolation", f"sleeping / idle: {short}",
-                ("isoslow", op), "lower", fmt=fmt_sig, small=True)
+        compare(t, run, "isolation", f"sleeping / idle: {short}", ("isoslow", op), "lower",
+                fmt=fmt_sig, small=True, listed=False)
 
     invalid, waited, bad_cb = [], [], []
     for k in KERNELS:
@@ -690,16 +888,16 @@ def isolation(t, tim, ratios):
             fl = [f for f in flags[k].get((op, 0), []) if f[0]]
             done.append(f"{op} {sum(f[1] for f in fl)}/{len(fl)}")
         waited.append(f"{LABEL[k]}: " + ", ".join(done))
-    t.note("A's ->set_latency_tolerance() callback sleeps, run by a kthread; each")
-    t.note("operation is timed alone once the sleep has begun, then with A idle.")
-    t.note("Measurements that started while A's callback slept (idle: while it did not):")
-    t.note("all of them." if not invalid else
-           "NOT all, these left out: " + ", ".join(invalid))
-    t.note("Returned while A's callback still slept (did not wait for it):")
+    t.note("A's ->set_latency_tolerance() callback sleeps, run by a kthread; each",
+           "operation is timed alone once the sleep has begun, then with A idle.",
+           "Measurements that started while A's callback slept (idle: while it did not):",
+           good_or(invalid, "all of them.", "NOT all, these left out: "),
+           "Returned while A's callback still slept (did not wait for it):")
     for w in waited:
         t.note("  " + w)
-    t.note("Callbacks counted (B's per update, D's per removal): as expected in every round."
-           if not bad_cb else "Callbacks NOT as expected in: " + ", ".join(bad_cb))
+    t.note(good_or(bad_cb, "Callbacks counted (B's per update, D's per removal): as expected "
+                   "in every round.", "Callbacks NOT as expected in: "))
+    return t
 
 
 # The operations of the rate workload: (op, name)
@@ -709,34 +907,25 @@ RATE_OPS = (("lt_other", "latency tolerance updates/s, device B"),
 RATE_GOAL = 0.9
 
 
-def rates(t, tim, ratios):
+def rates(run):
     """Section 6: update rates on other devices while A2's callback is kept
     busy, and with A2 idle; busy / idle per kernel."""
+    t, tim = Table(), run.tim
     flags = {k: {key[1:]: v for key, v in tim[k].items() if key[0] == "rateflags"}
              for k in KERNELS}
-    busy_ms = sorted({f[4] for k in KERNELS for v in flags[k].values() for f in v} - {0})
-    win = sorted({f[3] for k in KERNELS for v in flags[k].values() for f in v} - {0})
+    busy_ms = sorted({f[4] for k in KERNELS for v in flags[k].values() for f in v})
+    win = sorted({f[3] for k in KERNELS for v in flags[k].values() for f in v})
     t.head("6. Busy neighbour: updates/s on other devices while device A's callback "
            f"sleeps {'/'.join(map(str, busy_ms)) or '?'} ms per call in a loop "
            "(higher is better)")
-    if not any(flags[k] for k in KERNELS):
-        t.note("missing: no BENCH rate lines in the logs (pmqos_bench.ko without the")
-        t.note("rate workload: logs of an older bench?)")
-        for op, name in RATE_OPS:
-            for a in ("busy", "idle"):
-                ratios.lack("busy A", f"{name}, A {a}", "no BENCH rate lines")
-        return {}
     for a, prefix in (("busy", ""), ("idle", "baseline, A idle: ")):
         for op, name in RATE_OPS:
-            compare(t, ratios, tim, "busy A", f"{prefix}{name}" if prefix else
-                    f"{name}, A busy", ("rate", op, a), "higher")
-    keep = {}
+            compare(t, run, "busy A", f"{prefix}{name}" if prefix else f"{name}, A busy",
+                    ("rate", op, a), "higher")
     for op, name in RATE_OPS:
         derived(tim, ("ratekeep", op), ("rate", op, "busy"), ("rate", op, "idle"))
-        short = name.split(" updates")[0]
-        compare(t, Ratios(0), tim, "busy A", f"busy / idle: {short}",
-                ("ratekeep", op), "higher", fmt=fmt_sig, small=True)
-        keep[op] = {k: tim[k].get(("ratekeep", op)) for k in KERNELS}
+        compare(t, run, "busy A", f"busy / idle: {name.split(' updates')[0]}",
+                ("ratekeep", op), "higher", fmt=fmt_sig, small=True, listed=False)
     no_a, bad_cb = [], []
     for k in KERNELS:
         for (op, a), fl in sorted(flags[k].items()):
@@ -748,54 +937,69 @@ def rates(t, tim, ratios):
     calls = {k: [f[0] for (op, a), fl in flags[k].items() if a == "busy" for f in fl]
              for k in KERNELS}
     t.note(f"Each window {'/'.join(map(str, win)) or '?'} ms: the loading thread updates "
-           "B's (or C's) request")
-    t.note("as often as it can; \"A busy\": meanwhile a kthread moves A's latency tolerance")
-    t.note("request back and forth and A's callback sleeps on every call.  Goal: busy /")
-    t.note(f"idle at least {RATE_GOAL:.1f} (mainline: near zero, its callbacks run under "
-           "dev_pm_qos_mtx).")
-    t.note("A's callback runs per busy window: " + "; ".join(
+           "B's (or C's) request",
+           "as often as it can; \"A busy\": meanwhile a kthread moves A's latency tolerance",
+           "request back and forth and A's callback sleeps on every call.  Goal: busy /",
+           f"idle at least {RATE_GOAL:.1f} (mainline: near zero, its callbacks run under "
+           "dev_pm_qos_mtx).",
+           "A's callback runs per busy window: " + "; ".join(
         f"{LABEL[k]} {min(c)}-{max(c)}" if c else f"{LABEL[k]} none"
         for k, c in calls.items()) + ("" if not no_a else
-                                      "; NONE in some windows of: " + ", ".join(no_a)))
-    t.note("B's callback ran once per update, never for C's: as expected in every window."
-           if not bad_cb else "Callbacks NOT as expected in: " + ", ".join(bad_cb))
-    return keep
+                                      "; NONE in some windows of: " + ", ".join(no_a)),
+           good_or(bad_cb, "B's callback ran once per update, never for C's: as expected "
+                   "in every window.", "Callbacks NOT as expected in: "))
+    return t
 
 
-def two_cpus(t, tim, ratios):
+def two_cpus(run):
     """Section 7: dev_pm_qos_update_request() from two CPUs on two devices at once."""
+    t, tim = Table(), run.tim
     cpus = {k: sorted(set((tim[k].get(("cpus",)) or {}).values())) for k in KERNELS}
     t.head("7. Two CPUs: dev_pm_qos_update_request() on two devices at once, "
            "total updates/s (higher is better)")
-    if not any(tim[k].get("smp_logs") for k in KERNELS):
-        t.note("missing: no smp-N.log (bench.sh with BENCH_SMP=0, or an older bench)")
-        ratios.lack("two CPUs", "total updates/s, two CPUs", "no smp-N.log")
-        return
-    compare(t, ratios, tim, "two CPUs", "total updates/s, two CPUs, devices E and F",
-            ("smp", 2), "higher")
-    compare(t, ratios, tim, "two CPUs", "updates/s, one CPU alone, device E",
-            ("smp", 1), "higher")
+    if not any(tim[k]["smp_logs"] for k in KERNELS):
+        t.note("missing: no smp-N.log (bench.sh with BENCH_SMP=0)")
+        run.ratios.lack("two CPUs", "total updates/s, two CPUs", "no smp-N.log")
+        return t
+    compare(t, run, "two CPUs", "total updates/s, two CPUs, devices E and F", ("smp", 2),
+            "higher")
+    compare(t, run, "two CPUs", "updates/s, one CPU alone, device E", ("smp", 1), "higher")
     derived(tim, "smpscale", ("smp", 2), ("smp", 1))
-    compare(t, Ratios(0), tim, "two CPUs", "two CPUs / one CPU", "smpscale", "higher",
-            fmt=fmt_sig)
+    compare(t, run, "two CPUs", "two CPUs / one CPU", "smpscale", "higher", fmt=fmt_sig,
+            listed=False)
     bad = [LABEL[k] for k in KERNELS
-           if any(f[0] not in (-1, f[1]) for f in tim[k].get(("smpflags", 2), []) +
+           if any(f[0] != f[1] for f in tim[k].get(("smpflags", 2), []) +
                   tim[k].get(("smpflags", 1), []))]
-    t.note("Two kthreads bound to two CPUs, started together, each updating its own")
-    t.note("device's latency tolerance request (alternating values, every update runs the")
-    t.note("callback); updates over the time from the first start to the last finish.")
-    t.note("SMP kernels (configs/bench-smp.config) booted with 2 vCPUs"
+    t.note("Two kthreads bound to two CPUs, started together, each updating its own",
+           "device's latency tolerance request (alternating values, every update runs the",
+           "callback); updates over the time from the first start to the last finish.",
+           "SMP kernels (configs/bench-smp.config) booted with 2 vCPUs"
            + (" (CPUs seen by the guests: " + ", ".join(
                f"{LABEL[k]} {'/'.join(f'{c:g}' for c in v)}" for k, v in cpus.items() if v)
-               + ")" if any(cpus.values()) else "") + ".")
-    t.note("Callbacks: one per update in every run." if not bad else
-           "Callbacks NOT one per update in: " + ", ".join(bad))
+               + ")" if any(cpus.values()) else "") + ".",
+           good_or(bad, "Callbacks: one per update in every run.",
+                   "Callbacks NOT one per update in: "))
+    return t
 
 
-def verdict(ratios, keep, problems):
-    """The verdict lines of a full run."""
+def per_round_ratios(run):
+    """Section 8: the per-round ratios of the rows above, their notes."""
+    table, notes = run.ratios.render()
+    return (["", "8. Per-round ratios ours/upstream (r1, r2, ...: round; each ratio from that",
+             "   round's boot of each kernel, a boot's value the median of its repetitions;",
+             "   median and spread (min-max) of the ratios; \"!\": see the notes below;",
+             "   better: which way is better for ours)", ""] + table +
+            ([""] + [f"  note: {ln}" for ln in notes] if notes else []))
+
+
+def verdict(run):
+    """The verdict of a full run against the issue's marks; none for a smoke test."""
+    if run.smoke:
+        why = "QUICK=1" if run.quick else f"only {run.rounds} rounds"
+        return ["", f"No verdict: a smoke test ({why})."]
+    ratios = run.ratios
     out = []
-    missing = {(g, n) for g, n, _ in ratios.missing}
+    missing = [(g, n) for g, n, _ in ratios.missing]
     unsettled = []
 
     def judge(group, want, what, settle=True):
@@ -832,14 +1036,11 @@ def verdict(ratios, keep, problems):
     ok = judge("kernel path", "le",
                "dev_pm_qos_update_request() time, ours/upstream <= 1.00")
     ok = judge("sysfs", "ge", "sysfs writes/s, ours/upstream >= 1.00") and ok
-    # Evidence beside the verdict, not part of it: older logs have no
-    # control, then no line
-    if ratios.get("store()") or "store()" in {g for g, _ in missing}:
-        judge("store()", "le", "store(), ns/write above power/control, ours/upstream "
-              "<= 1.00 (evidence, not counted)", settle=False)
+    # Evidence beside the verdict, not part of it
+    judge("store()", "le", "store(), ns/write above power/control, ours/upstream "
+          "<= 1.00 (evidence, not counted)", settle=False)
     for op, name in RATE_OPS:
-        kp = keep.get(op, {})
-        ou, up = kp.get("ours"), kp.get("upstream")
+        up, ou = (run.tim[k].get(("ratekeep", op)) for k in KERNELS)
         if not ou:
             out.append(f"  busy A, {name.split(' updates')[0]}: missing")
             ok = False
@@ -859,29 +1060,38 @@ def verdict(ratios, keep, problems):
         ok = False
     head = ("Verdict of this run: " + ("MET" if ok else "NOT MET") +
             " (the issue asks for two full runs in a row)" +
-            ("; logs missing or failed, see PROBLEMS below" if problems else ""))
-    out.insert(0, head)
+            ("; logs missing or failed, see PROBLEMS below" if run.problems else ""))
     if unsettled:
         out.append("  not settled by this run (spread wider than the effect): "
                    + ", ".join(unsettled))
+    return ["", head] + out
+
+
+def files(run):
+    """Where the plot, its data and the logs are; the wall time of the steps."""
+    out = ["", f"plot: {plot(run.dir, run.fid)}",
+           f"data: {os.path.join(run.dir, 'ltr-fidelity.dat')}; logs: {run.dir}/{{upstream,ours}}/"]
+    if run.timings:
+        try:
+            with open(run.timings) as f:
+                parts = [ln.split() for ln in f if ln.strip()]
+            out.append("wall time: " + ", ".join(f"{p[0]} {p[1]} s" for p in parts
+                                                 if len(p) == 2))
+        except OSError:
+            pass
     return out
 
 
-SMOKE = ("QUICK RUN: a smoke test, not evidence.  Fewer rounds, request counts,",
-         "iterations and shorter windows: it shows that the bench runs on both",
-         "kernels, not which one is faster.  No verdict; run make bench for one.")
-
-
-def read_layouts(path):
-    """The pad of each round, in round order, from bench.sh's layouts file."""
-    if not path or not os.path.exists(path):
+def problems(run):
+    """The logs missing or failed."""
+    if not run.problems:
         return []
-    pads = {}
-    with open(path) as f:
-        for line in f:
-            r, pad = line.split()
-            pads[int(r)] = pad
-    return [pads[r] for r in sorted(pads)]
+    return (["", "PROBLEMS (rows above that lack these logs are incomplete):"] +
+            [f"  {pr}" for pr in run.problems])
+
+
+def smoke_tail(run):
+    return ["", *SMOKE] if run.smoke else []
 
 
 def main():
@@ -893,229 +1103,13 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="a QUICK=1 run: say it is a smoke test, give no verdict")
     ap.add_argument("dir")
-    a = ap.parse_args()
-
-    fid, trf, tim, version, problems = {}, {}, {}, {}, []
-    for k in KERNELS:
-        kdir = os.path.join(a.dir, k)
-        lines = bench_lines(os.path.join(kdir, "traffic.log"))
-        version[k] = next((ln.split()[1] for ln in lines if ln.startswith("kernel ")), "?")
-        fid[k] = fidelity(lines)
-        trf[k] = traffic(lines, os.path.join(kdir, "mmio.txt"))
-        tim[k] = timing(kdir, a.rounds, problems)
-    pcie = pcie_fidelity(os.path.join(a.dir, "ours", "pcie.log"), problems)
-    ratios = Ratios(a.rounds)
-    smoke = a.quick or a.rounds < 3
-
-    cpu = "?"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next((ln.split(":", 1)[1].strip() for ln in f
-                        if ln.startswith("model name")), "?")
-    except OSError:
-        pass
-    try:
-        qemu = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
-                              text=True).stdout.splitlines()[0]
-    except (OSError, IndexError):
-        qemu = "qemu-system-x86_64 ?"
-
-    if smoke:
-        for ln in SMOKE:
+    run = load(ap.parse_args())
+    for part in (smoke_head, header, ltr_fidelity, pcie_ltr_fidelity, user_path,
+                 kernel_path, register_traffic, isolation, rates, two_cpus,
+                 per_round_ratios, verdict, files, problems, smoke_tail):
+        for ln in part(run):
             print(ln)
-        print()
-    print("make bench: latency tolerance device PM QoS, upstream 6.12 against ours")
-    print(f"  upstream: pristine Debian linux-source-6.12 ({version['upstream']}), "
-          "mainline's own implementation")
-    print(f"  ours:     the base (upstream's removed) plus our series ({version['ours']})")
-    print("  same config (configs/test.config + configs/bench.config), same QEMU rig")
-    print(f"  host: {cpu}, {os.cpu_count()} CPUs; {qemu}, TCG (no KVM), 1 vCPU")
-    print("  (section 7: the same kernels with CONFIG_SMP, 2 vCPUs)")
-    print()
-    print("  Absolute numbers under QEMU TCG mean little (emulated CPU, shared host):")
-    print("  the ratios ours/upstream, measured in one run on the same machine, are")
-    print(f"  the result.  Timings: median [min-max] over {a.rounds} rounds (one boot per")
-    print("  kernel per round, the kernels taking turns) of each round's median of its")
-    print("  repeated measurements; ours/up: the median of the per-round ratios, each")
-    print("  from one round's two boots (section 8 lists them).  Fidelity and register")
-    print("  traffic are exact and deterministic: one boot per kernel.  The verdict")
-    print("  never changes the exit status.")
-    pads = read_layouts(a.layouts)
-    if pads:
-        print("  Code layout: in each round both kernels' text after .head.text is")
-        print("  moved by the same number of bytes, so that the rounds sample where")
-        print("  functions lie in their 4 KiB pages, which QEMU's TCG charges for,")
-        print("  instead of comparing one layout of each kernel (timing boots only:")
-        print("  sections 2, 3, 5 and 6); bytes moved in rounds 1, 2, ...:")
-        print("  " + ", ".join(pads) + ".")
-
-    t = Table()
-    n = fid["ours"]["n"]
-    t.head(f"1. LTR fidelity: {n} tolerances, 0 us to 10 s (scale boundaries + "
-           "log sweep), SW_LTR read back")
-    F = {k: fid[k] for k in KERNELS}
-    t.row("tolerances the device may exceed (over or none)",
-          str(F["upstream"]["exceeds"]), str(F["ours"]["exceeds"]),
-          ratio(F["ours"]["exceeds"], F["upstream"]["exceeds"]), "lower")
-    t.row("largest overshoot, ns (with a requirement)",
-          at(F["upstream"]["over_ns"], ""), at(F["ours"]["over_ns"], ""),
-          ratio(F["ours"]["over_ns"][0], F["upstream"]["over_ns"][0]), "lower")
-    t.row("largest overshoot, %",
-          at(F["upstream"]["over_pct"], "%", 2), at(F["ours"]["over_pct"], "%", 2),
-          ratio(F["ours"]["over_pct"][0], F["upstream"]["over_pct"][0]), "lower")
-    t.row("finite tolerances made 'no requirement'",
-          str(F["upstream"]["noreq"]), str(F["ours"]["noreq"]),
-          ratio(F["ours"]["noreq"], F["upstream"]["noreq"]), "lower")
-    t.row("largest undershoot, %, up to 33 521 us",
-          at(F["upstream"]["under_in"], "%", 2), at(F["ours"]["under_in"], "%", 2),
-          ratio(F["ours"]["under_in"][0], F["upstream"]["under_in"][0]), "lower")
-    t.row("largest undershoot, %, whole sweep (1)",
-          at(F["upstream"]["under_all"], "%", 2), at(F["ours"]["under_all"], "%", 2),
-          ratio(F["ours"]["under_all"][0], F["upstream"]["under_all"][0]), "lower")
-    t.row("programmed exactly (ns == requested)",
-          str(F["upstream"]["exact"]), str(F["ours"]["exact"]),
-          ratio(F["ours"]["exact"], F["upstream"]["exact"]), "higher")
-    for k in KERNELS:
-        if F[k]["rejected"] or F[k]["auto"]:
-            t.note(f"{LABEL[k]}: {F[k]['rejected']} writes rejected, "
-                   f"{F[k]['auto']} left the device in auto mode")
-    t.note("(1) SW_LTR holds at most 1023 x 32768 ns = 33.52 ms: above that a finite")
-    t.note("    tolerance is either kept as the largest latency (undershoot) or dropped")
-    t.note("    to 'no requirement' (unbounded overshoot); the first row counts the latter.")
-    pcie_section(t, pcie)
-
-    t.head("2. User path: writes/s to INT33C0:00/power/pm_qos_latency_tolerance_us")
-    for mode, what in (("alternate", "10/20 alternating: every write changes"),
-                       ("same", "10 again and again: no write changes")):
-        compare(t, ratios, tim, "sysfs", what, ("upath", mode), "higher")
-    # A control, not judged: an attribute the series does not touch, written
-    # the same way on the same device.  Where it moves like the two rows
-    # above, they measure the kernels' layout under TCG, not our path.
-    # Older logs have no such lines: then no row.
-    if any(("upath", "control") in tim[k] for k in KERNELS):
-        compare(t, ratios, tim, "control",
-                "power/control 'on' again and again (untouched)",
-                ("upath", "control"), "higher")
-        above_control(t, tim, ratios)
-
-    t.head("3. Kernel path: ns per dev_pm_qos_update_request(), N active requests")
-    ns = sorted({key[2] for k in KERNELS for key in tim[k] if key[0] == "kpath"})
-    bad_cb = []
-    for wl, what in (("change", "min changes"), ("nochange", "min unchanged")):
-        for n in ns:
-            up = tim["upstream"].get(("kpath", wl, n))
-            ou = tim["ours"].get(("kpath", wl, n))
-            if not up and not ou:
-                continue
-            compare(t, ratios, tim, "kernel path", f"{what}, N={n:,}", ("kpath", wl, n),
-                    "lower")
-            for k in KERNELS:
-                want = 1.0 if wl == "change" else 0.0
-                if any(c != want for c in tim[k].get(("callbacks", wl, n), [])):
-                    bad_cb.append(f"{LABEL[k]} {wl} N={n}")
-    if not ns:
-        t.note("missing: no BENCH kpath lines in the logs")
-        ratios.lack("kernel path", "every row", "no BENCH kpath lines")
-    # growth: each kernel's cost at the largest N over its cost at the smallest
-    for wl, what in (("change", "min changes"), ("nochange", "min unchanged")):
-        have = [n for n in ns if any(("kpath", wl, n) in tim[k] for k in KERNELS)]
-        if len(have) < 2:
-            continue
-        lo, hi = have[0], have[-1]
-        derived(tim, ("growth", wl), ("kpath", wl, hi), ("kpath", wl, lo))
-        compare(t, ratios, tim, "growth", f"{what}: N={hi:,} / N={lo:,}", ("growth", wl),
-                "lower", fmt=fmt_sig)
-    t.note("min changes: the updated request alternates 10/20 us below N-1 others")
-    t.note("(1000 us and up), so each update runs the device callback; min unchanged:")
-    t.note("another request holds 5 us, the callback never runs.  Callbacks counted:")
-    t.note("as expected in every round." if not bad_cb else
-           "NOT as expected in: " + ", ".join(bad_cb))
-    t.note("N=large / N=small: each kernel's cost growth (flat: near 1.00), per round.")
-
-    t.head("4. Register traffic: kernel MMIO accesses to the LPSS page (QEMU plugin)")
-    ok = all(isinstance(trf[k], dict) for k in KERNELS)
-    if not ok:
-        for k in KERNELS:
-            if not isinstance(trf[k], dict):
-                t.note(f"{LABEL[k]}: {trf[k]}")
-    else:
-        def per(k, label, i):
-            c = trf[k].get(label)
-            return None if not c else c[i] / c[0]
-
-        def rw(k, label):
-            c = trf[k].get(label)
-            if not c:
-                return "n/a", None
-            r, w = c[1] / c[0], c[2] / c[0]
-            return f"{r:.2g} R + {w:.2g} W", r + w
-
-        for i, what in ((1, "reads per effective change (sweep)"),
-                        (2, "writes per effective change (sweep)")):
-            up, ou = per("upstream", "sweep", i), per("ours", "sweep", i)
-            t.row(what, f"{up:.2f}", f"{ou:.2f}", ratio(ou, up), "lower")
-        for label, what in (("auto-to-value", "auto -> 500 us, per change"),
-                            ("value-to-any", "700 us -> any, per change"),
-                            ("any-to-auto", "any -> auto, per change"),
-                            ("same-value", "700 us again: no change, per write"),
-                            ("auto-again", "auto again: no change, per write")):
-            su, tu = rw("upstream", label)
-            so, to = rw("ours", label)
-            t.row(what, su, so, ratio(to, tu), "lower")
-        cnt = trf["ours"].get("sweep", [0])[0]
-        t.note(f"exact counts from one boot ({cnt} changes in the sweep): every guest")
-        t.note("access with a kernel virtual address to the page, between two markers")
-        t.note("the guest reads around each sysfs write.  R = reads, W = writes.")
-
-    isolation(t, tim, ratios)
-    keep = rates(t, tim, ratios)
-    two_cpus(t, tim, ratios)
-
-    print()
-    print(t.render())
-
-    print()
-    print("8. Per-round ratios ours/upstream (r1, r2, ...: round; each ratio from that")
-    print("   round's boot of each kernel, a boot's value the median of its repetitions;")
-    print("   median and spread (min-max) of the ratios; \"!\": see the notes below;")
-    print("   better: which way is better for ours)")
-    print()
-    table, notes = ratios.render()
-    for ln in table:
-        print(ln)
-    if notes:
-        print()
-        for ln in notes:
-            print(f"  note: {ln}")
-    print()
-    if smoke:
-        why = "QUICK=1" if a.quick else f"only {a.rounds} rounds"
-        print(f"No verdict: a smoke test ({why}).")
-    else:
-        for ln in verdict(ratios, keep, problems):
-            print(ln)
-
-    png = plot(a.dir, fid)
-    print()
-    print(f"plot: {png}")
-    print(f"data: {os.path.join(a.dir, 'ltr-fidelity.dat')}; logs: {a.dir}/{{upstream,ours}}/")
-    if a.timings:
-        try:
-            with open(a.timings) as f:
-                parts = [ln.split() for ln in f if ln.strip()]
-            print("wall time: " + ", ".join(f"{p[0]} {p[1]} s" for p in parts if len(p) == 2))
-        except OSError:
-            pass
-    if problems:
-        print()
-        print("PROBLEMS (rows above that lack these logs are incomplete):")
-        for pr in problems:
-            print(f"  {pr}")
-    if smoke:
-        print()
-        for ln in SMOKE:
-            print(ln)
-    return 1 if problems else 0
+    return 1 if run.problems else 0
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC2034 # the constants are for the guest scripts
 # The helpers of every guest script (/init, guest/suites, guest/debug,
-# guest/demo, guest/bench), installed as /lib/guest.sh by
+# guest/demo, guest/proof, guest/bench), installed as /lib/guest.sh by
 # qemu/mkinitramfs.sh and sourced from there: the kernel command line, the
 # emulated LPSS device's registers, KTAP output, writes that report errno,
 # the test_power_qos targets (lib/test_power_qos.c in the kernel tree).
@@ -9,6 +9,20 @@
 # busybox.
 # (The kernel's own selftest, tools/testing/selftests/power_qos, keeps its
 # helpers to itself: it runs from a copy of its directory alone.)
+#
+# KTAP: every KTAP line is printed by kselftest's ktap_helpers.sh (the
+# kernel tree's tools/testing/selftests/kselftest/ktap_helpers.sh, in the
+# image as /lib/ktap_helpers.sh).  /init prints the "# Subtest:" line of a
+# suite (named after its folder), indents the suite's output and prints
+# its result line from the exit status.  A suite prints ktap_print_header,
+# ktap_set_plan N, one result per case (ktap_result STATUS DESC, or
+# ktap_test_pass/fail/skip DESC) and ends with ktap_finished (exit 0 if
+# every planned case passed or was skipped, else 1) after its own clean-up:
+# finish_suite does both.  ktap_helpers.sh echoes descriptions unquoted:
+# they must hold no * ? [ (ktap_result turns globbing off all the same)
+# and no runs of blanks (they collapse).
+# shellcheck source=/dev/null # the kernel tree's file, not this repository's
+. /lib/ktap_helpers.sh
 
 # cmdline_arg NAME: the value of NAME=... on the kernel command line;
 # false (and nothing printed) if it has none
@@ -29,13 +43,13 @@ LPSS=$(cmdline_arg lpss_base) || LPSS=
 LPSS_DEV=/sys/bus/platform/devices/INT33C0:00
 ATTR=power/pm_qos_latency_tolerance_us
 LPSS_ATTR=$LPSS_DEV/$ATTR
-# reg OFFSET: the private register at OFFSET, read through /dev/mem;
-# setreg OFFSET VALUE writes it
-reg() {
+# lpss_reg OFFSET: print the private register at OFFSET, read through
+# /dev/mem; lpss_set_reg OFFSET VALUE writes it
+lpss_reg() {
 	[ -n "$LPSS" ] || { echo "no-lpss_base-on-the-kernel-command-line"; return 1; }
 	devmem $((LPSS + 0x800 + $1)) 32
 }
-setreg() {
+lpss_set_reg() {
 	[ -n "$LPSS" ] || return 1
 	devmem $((LPSS + 0x800 + $1)) 32 "$2"
 }
@@ -43,226 +57,249 @@ setreg() {
 # The test module's debugfs directory (its control files, a directory per
 # target), its devices in sysfs, the debugfs listing of the latency
 # tolerance requests, PM_QOS_LATENCY_ANY (passed to the callback for "any")
+# (the names the kernel's selftest gives them)
 CTL=/sys/kernel/debug/test_power_qos
 DEVS=/sys/devices/test_power_qos
 LISTING=/sys/kernel/debug/pm_qos/latency_tolerance
 ANY=2147483647
-KTAP_N=0
-KTAP_FAIL=0
+# The targets made by add_target and not removed yet, in order
 TARGETS=
 
+# diag TEXT: TEXT as KTAP diagnostic lines, "# " before each of its lines;
+# what ktap_print_msg prints, but with TEXT kept as it is (no globbing, no
+# blanks collapsed: it may hold kernel output)
 diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
 
-# ktap_begin NAME PLAN
-ktap_begin() {
-	echo "KTAP version 1"
-	echo "# Subtest: $1"
-	echo "1..$2"
-}
-
-# ktap_end NAME: the counts line of a document
-ktap_end() { echo "# $1: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"; }
-
-# result STATUS DESC: STATUS 0 is ok
-result() {
-	KTAP_N=$((KTAP_N + 1))
+# ktap_result STATUS DESC: the result line of the next case, ok if STATUS
+# is 0 (ktap_test_pass), else not ok (ktap_test_fail); DESC is not globbed
+ktap_result() {
+	case $- in
+	*f*) kr_glob=off ;;
+	*) kr_glob=on; set -f ;;
+	esac
 	if [ "$1" = 0 ]; then
-		echo "ok $KTAP_N $2"
+		ktap_test_pass "$2"
 	else
-		echo "not ok $KTAP_N $2"
-		KTAP_FAIL=$((KTAP_FAIL + 1))
+		ktap_test_fail "$2"
 	fi
+	[ "$kr_glob" = off ] || set +f
 }
 
-# errno_of MSG: RES = symbolic name of an error message from dd (strerror
-# text) or from ash's own redirection messages; OK if MSG is empty.
-errno_of() {
+# cannot_run REASON: for a suite that cannot run, instead of its plan: a
+# plan of one case that fails with REASON; exits 1
+cannot_run() {
+	ktap_print_header
+	ktap_set_plan 1
+	ktap_result 1 "$1"
+	ktap_finished
+}
+
+# write_result_from_msg MSG: WRITE_RESULT = symbolic name of an error
+# message from dd (strerror text) or from ash's own redirection messages;
+# OK if MSG is empty.
+write_result_from_msg() {
 	case "$1" in
-	'') RES=OK ;;
-	*"Invalid argument"*) RES=EINVAL ;;
-	*"Numerical result out of range"* | *"Result not representable"*) RES=ERANGE ;;
-	*"Permission denied"*) RES=EACCES ;;
-	*"Cannot allocate memory"* | *"Out of memory"*) RES=ENOMEM ;;
-	*"No such device"*) RES=ENODEV ;;
-	*"Input/output error"* | *"I/O error"*) RES=EIO ;;
-	*"No such file"* | *"no such file"* | *"nonexistent directory"*) RES=ENOENT ;;
-	*"File exists"*) RES=EEXIST ;;
-	*"busy"*) RES=EBUSY ;;
-	*) RES="OTHER($1)" ;;
+	'') WRITE_RESULT=OK ;;
+	*"Invalid argument"*) WRITE_RESULT=EINVAL ;;
+	*"Numerical result out of range"* | *"Result not representable"*) WRITE_RESULT=ERANGE ;;
+	*"Permission denied"*) WRITE_RESULT=EACCES ;;
+	*"Cannot allocate memory"* | *"Out of memory"*) WRITE_RESULT=ENOMEM ;;
+	*"No such device"*) WRITE_RESULT=ENODEV ;;
+	*"Input/output error"* | *"I/O error"*) WRITE_RESULT=EIO ;;
+	*"No such file"* | *"no such file"* | *"nonexistent directory"*) WRITE_RESULT=ENOENT ;;
+	*"File exists"*) WRITE_RESULT=EEXIST ;;
+	*"busy"*) WRITE_RESULT=EBUSY ;;
+	*) WRITE_RESULT="OTHER($1)" ;;
 	esac
 }
 
-# err_name FILE: RES for the first line of FILE (no fork)
-err_name() {
-	en_msg=
-	read -r en_msg <"$1" 2>/dev/null
-	errno_of "$en_msg"
+# write_result_from_file FILE: WRITE_RESULT for the first line of FILE (the
+# error message of a write; no fork)
+write_result_from_file() {
+	wrf_msg=
+	read -r wrf_msg <"$1" 2>/dev/null
+	write_result_from_msg "$wrf_msg"
 }
 
-# wr_raw FILE INFILE: write the bytes of INFILE to FILE in one write(2)
-# (at most 16 KiB); RES is OK or the error name.
-wr_raw() {
+# write_from_file FILE INFILE: write the bytes of INFILE to FILE in one
+# write(2) (at most 16 KiB); WRITE_RESULT is OK or the error name.
+write_from_file() {
 	if dd if="$2" of="$1" bs=16384 conv=notrunc >/dev/null 2>"$ERR"; then
-		RES=OK
+		WRITE_RESULT=OK
 	else
-		err_name "$ERR"
+		write_result_from_file "$ERR"
 	fi
 }
 
-# wr FILE VALUE: VALUE in printf %b notation (\0040 space, \0000 NUL, ...)
-wr() {
+# write_value FILE VALUE: write VALUE, in printf %b notation (\0040 space,
+# \0000 NUL, ...), to FILE in one write(2); WRITE_RESULT is OK or the error
+# name
+write_value() {
 	printf '%b' "$2" >"$IN"
-	wr_raw "$1" "$IN"
+	write_from_file "$1" "$IN"
 }
 
-# wr_expect FILE VALUE RESULT: write, check that RES is RESULT
-wr_expect() {
-	wr "$1" "$2"
-	[ "$RES" = "$3" ] && return 0
-	diag "writing '$2' to ${1#"$CTL"/}: got $RES, expected $3"
+# write_expect FILE VALUE RESULT: write_value, check that WRITE_RESULT is
+# RESULT (says what it got if not)
+write_expect() {
+	write_value "$1" "$2"
+	[ "$WRITE_RESULT" = "$3" ] && return 0
+	diag "writing '$2' to ${1#"$CTL"/}: got $WRITE_RESULT, expected $3"
 	return 1
 }
 
-wr_ok() { wr_expect "$1" "$2" OK; }
+# write_ok FILE VALUE: write_expect FILE VALUE OK
+write_ok() { write_expect "$1" "$2" OK; }
 
-# rdv FILE: RD = the first line of FILE, or <missing> (no fork)
-rdv() {
-	RD='<missing>'
-	[ -e "$1" ] && { read -r RD <"$1" || RD="<unreadable>"; }
+# read_line FILE: LINE = the first line of FILE, <missing> if there is no
+# FILE, <unreadable> if it cannot be read (no fork)
+read_line() {
+	LINE='<missing>'
+	[ -e "$1" ] && { read -r LINE <"$1" || LINE="<unreadable>"; }
 }
 
-# rd FILE: print the first line of FILE, or <missing>
-rd() {
-	rdv "$1"
-	printf '%s\n' "$RD"
+# line_of FILE: print the first line of FILE (read_line)
+line_of() {
+	read_line "$1"
+	printf '%s\n' "$LINE"
 }
 
-check_eq() {  # check_eq WHAT ACTUAL EXPECTED
+# check_eq WHAT ACTUAL EXPECTED: ACTUAL is EXPECTED (says so if not)
+check_eq() {
 	[ "$2" = "$3" ] && return 0
 	diag "$1: got '$2', expected '$3'"
 	return 1
 }
 
-# td NAME: debugfs directory of target NAME (cb_*, requests, expose, ...)
-td() { printf '%s\n' "$CTL/$1"; }
-# sd NAME: sysfs directory of the device of target NAME (set by mk)
-sd() { eval "printf '%s\\n' \"\${SD_$1:-$DEVS/$1}\""; }
-lt() { printf '%s\n' "$(sd "$1")/$ATTR"; }
+# target_debugfs NAME: print the debugfs directory of target NAME (cb_*,
+# requests, expose, ...)
+target_debugfs() { printf '%s\n' "$CTL/$1"; }
+# target_sysfs NAME: print the sysfs directory of the device of target
+# NAME (TARGET_SYSFS_NAME, set by add_target; else the top-level one)
+target_sysfs() { eval "printf '%s\\n' \"\${TARGET_SYSFS_$1:-$DEVS/$1}\""; }
+# target_attr NAME: print the latency tolerance attribute of target NAME
+target_attr() { printf '%s\n' "$(target_sysfs "$1")/$ATTR"; }
 
-# mk NAME [OPTIONS]: add target NAME ([A-Za-z0-9_]: it is used in a
-# variable name) with OPTIONS "parent=P", "nocb"
-mk() {
-	mk_dir=$DEVS
+# add_target NAME [OPTIONS]: add target NAME ([A-Za-z0-9_]: it is used in
+# a variable name) with OPTIONS "parent=P", "nocb", "drv"; remember it
+# in TARGETS
+add_target() {
+	at_dir=$DEVS
 	case "${2:-}" in
 	*parent=*)
-		mk_p=${2#*parent=}
-		mk_dir=$(sd "${mk_p%% *}") ;;
+		at_p=${2#*parent=}
+		at_dir=$(target_sysfs "${at_p%% *}") ;;
 	esac
-	wr_ok "$CTL/add_target" "$1${2:+ $2}" || return 1
+	write_ok "$CTL/add_target" "$1${2:+ $2}" || return 1
 	# names are [A-Za-z0-9_-]: safe to expand inside eval
-	eval "SD_$1=$mk_dir/$1"
+	eval "TARGET_SYSFS_$1=$at_dir/$1"
 	TARGETS="$TARGETS $1"
 }
 
-# rmt NAME [keep]: remove target NAME
-rmt() {
-	wr_ok "$CTL/remove_target" "$1${2:+ $2}" || return 1
-	forget "$1"
+# remove_target NAME [keep]: remove target NAME, forget it
+remove_target() {
+	write_ok "$CTL/remove_target" "$1${2:+ $2}" || return 1
+	forget_target "$1"
 }
 
-# forget NAME: drop target NAME from the ones rm_all removes (it is gone)
-forget() {
-	fg_new=
-	for fg_t in $TARGETS; do
-		[ "$fg_t" = "$1" ] || fg_new="$fg_new $fg_t"
+# forget_target NAME: drop target NAME from TARGETS (it is gone)
+forget_target() {
+	ft_new=
+	for ft_t in $TARGETS; do
+		[ "$ft_t" = "$1" ] || ft_new="$ft_new $ft_t"
 	done
-	TARGETS=$fg_new
+	TARGETS=$ft_new
 }
 
-# Remove every target made by mk, last made first.
-rm_all() {
-	rm_rev=
-	for rm_t in $TARGETS; do rm_rev="$rm_t $rm_rev"; done
-	rm_ret=0
-	for rm_t in $rm_rev; do rmt "$rm_t" || rm_ret=1; done
-	return $rm_ret
+# remove_all_targets: remove every target of TARGETS, last made first
+remove_all_targets() {
+	rat_rev=
+	for rat_t in $TARGETS; do rat_rev="$rat_t $rat_rev"; done
+	rat_ret=0
+	for rat_t in $rat_rev; do remove_target "$rat_t" || rat_ret=1; done
+	return $rat_ret
 }
 
-# now_ms: NOW = uptime in ms (10 ms resolution, no fork)
+# now_ms: NOW_MS = uptime in ms (10 ms resolution, no fork)
 now_ms() {
 	read -r nm_up _ </proc/uptime
-	NOW=$(((${nm_up%.*} * 100 + 1${nm_up#*.} - 100) * 10))
+	NOW_MS=$(((${nm_up%.*} * 100 + 1${nm_up#*.} - 100) * 10))
 }
 
-# timed FILE TEXT: write TEXT to FILE (builtin echo, no fork); MS = how
-# long it took, T_RES = OK or the error name
-timed() {
+# timed_write FILE TEXT: write TEXT to FILE (builtin echo, no fork);
+# TIMED_MS = how long it took, TIMED_RESULT = OK or the error name
+timed_write() {
 	now_ms
-	t_0=$NOW
-	if { echo "$2" >"$1"; } 2>"$ERR"; then T_RES=OK; else err_name "$ERR"; T_RES=$RES; fi
+	tw_0=$NOW_MS
+	if { echo "$2" >"$1"; } 2>"$ERR"; then
+		TIMED_RESULT=OK
+	else
+		write_result_from_file "$ERR"
+		TIMED_RESULT=$WRITE_RESULT
+	fi
 	now_ms
-	MS=$((NOW - t_0))
+	TIMED_MS=$((NOW_MS - tw_0))
 }
 
-# busy NAME: whether the callback of target NAME is sleeping (no fork)
-busy() {
-	rdv "$CTL/$1/cb_busy"
-	[ "$RD" = 1 ]
+# callback_sleeping NAME: whether the callback of target NAME is sleeping
+# (cb_busy; no fork)
+callback_sleeping() {
+	read_line "$CTL/$1/cb_busy"
+	[ "$LINE" = 1 ]
 }
 
-# wait_busy NAME: wait until the callback of target NAME sleeps (at most
-# 2 s); says so and fails if it does not
-wait_busy() {
-	wb_i=0
-	while ! busy "$1" && [ "$wb_i" -lt 200 ]; do
+# wait_callback_sleeping NAME: wait until the callback of target NAME
+# sleeps (at most 2 s); says so and fails if it does not
+wait_callback_sleeping() {
+	wcs_i=0
+	while ! callback_sleeping "$1" && [ "$wcs_i" -lt 200 ]; do
 		sleep 0.01
-		wb_i=$((wb_i + 1))
+		wcs_i=$((wcs_i + 1))
 	done
-	busy "$1" || { diag "$1's callback did not start"; return 1; }
+	callback_sleeping "$1" || { diag "$1's callback did not start"; return 1; }
 }
 
-# cbv NAME: CB = "cb_last/cb_count" of target NAME (no fork)
-cbv() {
-	cbv_d=$CTL/$1
-	rdv "$cbv_d/cb_last"
-	CB=$RD
-	rdv "$cbv_d/cb_count"
-	CB=$CB/$RD
+# read_callback_state NAME: CALLBACK_STATE = "cb_last/cb_count" of target
+# NAME, the last value passed to its callback and the number of calls (no
+# fork)
+read_callback_state() {
+	rcs_d=$CTL/$1
+	read_line "$rcs_d/cb_last"
+	CALLBACK_STATE=$LINE
+	read_line "$rcs_d/cb_count"
+	CALLBACK_STATE=$CALLBACK_STATE/$LINE
 }
 
-# cb_state NAME: print "cb_last/cb_count" of target NAME
-cb_state() {
-	cbv "$1"
-	printf '%s\n' "$CB"
+# callback_state NAME: print "cb_last/cb_count" of target NAME
+callback_state() {
+	read_callback_state "$1"
+	printf '%s\n' "$CALLBACK_STATE"
 }
 
-# Finish: remove leftover targets and temporary files; exit status.
-# (The guest's /init prints the time each test took.)
-finish() {
-	rm_all >/dev/null 2>&1
+# finish_suite: remove the targets left and the temporary files, then
+# ktap_finished: the totals line, exit status 0 if every planned case
+# passed (or was skipped), else 1.  (/init prints how long the suite took.)
+finish_suite() {
+	remove_all_targets >/dev/null 2>&1
 	rm -rf "$TMP"
-	[ "$KTAP_FAIL" = 0 ]
+	ktap_finished
 }
 
-# The last result of a suite: remove every target, check that the test
-# module holds no request any more; then the counts, and finish.
-end_suite() {
-	es_ok=0
-	rm_all || es_ok=1
-	check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || es_ok=1
-	result $es_ok "targets removed, no leaked requests"
-	ktap_end "$SUITE"
-	finish
+# finish_with_removal_check: the last case of a suite: remove every target,
+# check that the test module holds no request any more; then finish_suite
+finish_with_removal_check() {
+	fwrc_ok=0
+	remove_all_targets || fwrc_ok=1
+	check_eq leaked_requests "$(line_of "$CTL/leaked_requests")" 0 || fwrc_ok=1
+	ktap_result $fwrc_ok "targets removed, no leaked requests"
+	finish_suite
 }
 
-# use_test_module: for the suites that drive test_power_qos (SUITE set):
-# temporary files (TMP, ERR, IN), or a failing document and exit if the
-# module is missing
+# use_test_module: for the suites that drive test_power_qos, before their
+# plan: cannot_run if the module is missing; else temporary files TMP (a
+# directory), ERR (the error message of a write), IN (the bytes to write)
 use_test_module() {
+	[ -d "$CTL" ] || cannot_run "$CTL missing (CONFIG_TEST_PM_QOS_LATENCY_TOLERANCE)"
 	TMP=$(mktemp -d /tmp/guesttest.XXXXXX)
 	ERR=$TMP/err IN=$TMP/in
-	[ -d "$CTL" ] && return 0
-	ktap_begin "${SUITE:-debug}" 1
-	echo "not ok 1 $CTL missing (CONFIG_TEST_PM_QOS_LATENCY_TOLERANCE)"
-	exit 1
 }

@@ -7,9 +7,9 @@
 # fragment line must survive into .config or the build stops.  The build
 # directory is $BUILD/NAME; bzImage ends up in $BUILD/NAME/arch/x86/boot/.
 # EXTRA_MAKE adds make arguments (e.g. "W=1 C=1"), TARGETS the targets.
-# It says how long the build usually takes and shows its progress
-# (util/progress.py: objects built of the expected total); the build's
-# whole output is in $BUILD/NAME/build.log.
+# It says how long the build took last time (or its estimate) and shows
+# its progress (util/progress.py: objects built of the expected total);
+# the build's whole output is in $BUILD/NAME/build.log.
 set -eu
 . "$(dirname "$0")/../util/common.sh"
 
@@ -65,39 +65,35 @@ fi
 
 # Progress: kbuild's "  CC      x.o" lines (make without -s) counted by
 # util/progress.py against the objects of the last complete build here
-# ($out/.objects), or on a first build against what a 6.12 build of that
-# config has (base 1236, test 1256 counted; the others estimated).  The
+# ($out/.objects), or on a first build against its estimate.  A build from
+# nothing or after a config change is timed: the step kernel-NAME.  The
 # whole output goes to $out/build.log; warnings and errors stay visible.
 targets=${TARGETS:-bzImage}
+step='' total=0
 case " $targets " in
 *" bzImage "*)
-	case $name in
-	base) first=1236 cold="about 9 min" ;;
-	test) first=1256 cold="about 8 min" ;;
-	debug) first=1330 cold="about 6 min" ;;
-	*) first=1300 cold="about 8 min" ;;
-	esac
-	if [ -f "$out/vmlinux" ]; then
-		about="incremental: usually seconds"
-		[ -z "$reconfigured" ] || about="config changed: up to $cold on 2 cores"
+	if [ ! -f "$out/vmlinux" ]; then
+		about="first build" step=kernel-$name
+	else
+		about=incremental
+		[ -z "$reconfigured" ] || about="config changed" step=kernel-$name
 		total=$(cat "$out/.objects" 2>/dev/null ||
 			find "$out" -name '*.o' | wc -l)
-	else
-		about="first build: $cold on 2 cores"
-		total=$first
 	fi ;;
 *)
-	about="only the targets asked for" total=0 ;;
+	about="only the targets asked for" ;;
 esac
+# progress MAKE...: kmake's make line, its progress shown
+progress() {
+	python3 "$TOP/util/progress.py" --label "building $name kernel" \
+		--about "in $out, $about" --step "$step" \
+		--unit objects --total "$total" --log "$out/build.log" --echo \
+		--count '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]*\.o$' \
+		--quiet '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]' -- "$@"
+}
 rc=0
-# shellcheck disable=SC2086,SC2016 # word lists; $0 is expanded by sh -c
-KMAKE_VERBOSE=1 python3 "$TOP/util/progress.py" --label "building $name kernel" \
-	--about "in $out ($about)" \
-	--unit objects --total "$total" --log "$out/build.log" --echo \
-	--count '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]*\.o$' \
-	--quiet '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]' -- \
-	sh -c '. "$(dirname "$0")/../util/common.sh"; kmake "$@"' "$0" \
-	"$src" "$out" -j"$(nproc)" ${EXTRA_MAKE:-} $targets || rc=$?
+# shellcheck disable=SC2086 # word lists
+kmake -w progress "$src" "$out" -j"$(nproc)" ${EXTRA_MAKE:-} $targets || rc=$?
 [ "$rc" = 0 ] || die "building $name failed (exit status $rc); the whole output is in $out/build.log"
 case " $targets " in
 *" bzImage "*) find "$out" -name '*.o' | wc -l > "$out/.objects" ;;

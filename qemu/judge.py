@@ -17,27 +17,25 @@ starts at every version line ("KTAP version N" / "TAP version N") with no
 indentation; deeper-indented lines are subtests of the next result line at
 the enclosing level.
 
-Naming convention for documents (what --expect matches):
-  * guest scripts print, in this order:
-        KTAP version 1
-        # Subtest: <name>
-        1..N
-        ok 1 - description        (or "not ok 1 - ...", "... # SKIP why")
-    i.e. a top-level "# Subtest: <name>" line names the document;
-  * the KUnit document printed at boot (no top-level "# Subtest:", every
-    top-level result is a suite with nested cases) is named "kunit";
-  * otherwise: the first word (up to ':') of the first top-level "# "
-    comment before the first result, else "doc<i>" (i counts from 1).
+Naming (what --expect matches): a document is named by its top-level
+"# Subtest: <name>" line; else "kunit" if every top-level result has
+subtests (KUnit's document at boot); else the first word (up to ':') of
+its first top-level "# " comment before the first result; else "doc<i>"
+(i counts from 1).  A top-level result with subtests (a KUnit suite, or a
+guest script in guest/init's document "guest") is named by its
+description.  Guest scripts need not name themselves: guest/init's
+document nests each one as a subtest named after its folder, and reports
+a script that exited non-zero or was killed at its timeout as a "not ok"
+result (with a directive such as "# exit=2" or "# TIMEOUT 240 s").
 
 Checks: plan present; top-level result count == plan (nested plans are
 checked when present); results numbered 1, 2, ... at every level; any
-"not ok" without "# SKIP"/"# TODO" fails; every --expect NAME exists and
-ran something (a document of that name whose every case was skipped, or
-whose plan is "1..0 # SKIP why", fails); no guest script exited non-zero
-or was killed at its timeout (guest/init's "# init: SCRIPT exited with
-status N" / "killed after N s timeout"); no kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...: the patterns of
-guest/kernel-reports, or --patterns FILE) on a non-TAP line; a line exactly
-"GUEST-END" is present (unless --no-end).
+"not ok" without "# SKIP"/"# TODO" fails, a parent whose subtests all
+passed too; every --expect NAME exists and ran something (a document or
+suite whose every case was skipped, or whose plan is "1..0 # SKIP why",
+fails); no kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...: the
+patterns of guest/kernel-reports, or --patterns FILE) on a non-TAP line;
+a line exactly "GUEST-END" is present (unless --no-end).
 
 Each kernel report (the matching line and the rest of its block: stack
 trace, up to its end marker) is printed as "#   " lines, decoded by
@@ -56,6 +54,8 @@ import re
 import subprocess
 import sys
 
+# the firmware's terminal escapes, which may precede the guest's first line
+ESC_RE = re.compile(r'\x1b(?:\[[0-9;?]*[A-Za-z]|[A-Za-z])')
 TS_RE = re.compile(r'^(?:\[\s*\d+\.\d+\])(?:\[\s*[TC]\d+\])? ?')
 VERSION_RE = re.compile(r'^( *)(?:KTAP|TAP) version \d+\s*$')
 PLAN_RE = re.compile(r'^( *)1\.\.(\d+)\s*(?:#\s*(.*?))?\s*$')
@@ -63,9 +63,6 @@ RESULT_RE = re.compile(
     r'^( *)(ok|not ok) (\d+)\b(?:\s+-)?\s*([^#]*?)\s*(?:#\s*(.*?))?\s*$')
 COMMENT_RE = re.compile(r'^( *)#(?: (.*?))?\s*$')
 SUBTEST_RE = re.compile(r'^Subtest:\s*(\S.*?)\s*$')
-# guest/init's word on a guest script that exited non-zero or was killed
-INIT_RE = re.compile(
-    r'^# init: (\S+) (exited with status \d+|killed after \d+ s timeout)$')
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What the kernel prints that fails a run: one list, shared with the guest
@@ -118,7 +115,7 @@ class Block:
 
 def classify(lineno, raw):
     """Return a Line for TAP syntax, 'END' for GUEST-END, or None."""
-    text = raw.rstrip('\r\n')
+    text = ESC_RE.sub('', raw.rstrip('\r\n'))
     text = TS_RE.sub('', text, count=1).rstrip()
     if text.strip() == 'GUEST-END':
         return 'END'
@@ -194,12 +191,21 @@ def doc_name(block, index):
     return 'doc%d' % index
 
 
+def describe(path, res):
+    """A leaf's description: its path, and a failure's directive."""
+    desc = '/'.join(path)
+    if not res.ok and res.directive and not res.skipped:
+        desc += ' # ' + res.directive
+    return desc
+
+
 class Checker:
     def __init__(self):
         self.passed = 0
         self.failed = 0
         self.skipped = 0
         self.out = []
+        self.ran = {}  # document or suite name -> whether a case ran
 
     def harness(self, reason):
         self.failed += 1
@@ -233,29 +239,46 @@ class Checker:
                              % (where, res.num, res.lineno, expect))
                 break
         for res in block.results:
-            num = prefix + str(res.num)
-            rpath = path + [res.desc or str(res.num)]
-            if res.children is not None and res.children.results:
-                before = self.failed
-                self.check_block(doc, res.children, num + '.', rpath, False)
-                child_failed = self.failed > before
-                if not res.ok and not res.skipped and not child_failed:
-                    self.leaf(doc, num, '/'.join(rpath), 'FAIL')
-                continue
-            if res.children is not None:
-                self.check_block(doc, res.children, num + '.', rpath, False)
-            if res.skipped:
-                status = 'SKIP'
-            else:
-                status = 'PASS' if res.ok else 'FAIL'
-            self.leaf(doc, num, '/'.join(rpath), status)
+            before = (self.passed, self.failed)
+            self.check_result(doc, res, prefix, path)
+            if toplevel and res.children is not None:
+                self.ran_by(res.desc, before)
         if block.unfinished is not None:
-            sub = block.unfinished
-            num = prefix + str(len(block.results) + 1)
-            name = sub.name or num
-            self.harness('%s: subtest %s did not finish' % (where, name))
-            self.check_block(doc, sub, num + '.', path + [name], False,
-                             finished=False)
+            self.check_unfinished(doc, block, prefix, path, where)
+
+    def check_result(self, doc, res, prefix, path):
+        """One result: its subtests' leaves, or a leaf of its own."""
+        num = prefix + str(res.num)
+        rpath = path + [res.desc or str(res.num)]
+        sub = res.children
+        if sub is not None and sub.results:
+            before = self.failed
+            self.check_block(doc, sub, num + '.', rpath, False)
+            if not res.ok and not res.skipped and self.failed == before:
+                self.leaf(doc, num, describe(rpath, res), 'FAIL')
+            return
+        status = 'PASS' if res.ok else 'FAIL'
+        if sub is not None:
+            self.check_block(doc, sub, num + '.', rpath, False)
+            if sub.plan is not None and sub.plan.count == 0 and res.ok:
+                status = 'SKIP'  # "1..0 # SKIP why": skipped everything
+        if res.skipped:
+            status = 'SKIP'
+        self.leaf(doc, num, describe(rpath, res), status)
+
+    def ran_by(self, name, before):
+        """Note whether NAME passed or failed a case since BEFORE."""
+        ran = before != (self.passed, self.failed)
+        self.ran[name] = self.ran.get(name, False) or ran
+
+    def check_unfinished(self, doc, block, prefix, path, where):
+        """A subtest block that no result line closed (a crash)."""
+        sub = block.unfinished
+        num = prefix + str(len(block.results) + 1)
+        name = sub.name or num
+        self.harness('%s: subtest %s did not finish' % (where, name))
+        self.check_block(doc, sub, num + '.', path + [name], False,
+                         finished=False)
 
 
 def load_patterns(path):
@@ -390,16 +413,12 @@ def main():
         return 1
     tap = []
     seen_end = False
-    died = []
     for lineno, raw in enumerate(raw_lines, 1):
         line = classify(lineno, raw)
         if line == 'END':
             seen_end = True
         elif line is not None:
             tap.append(line)
-            m = INIT_RE.match(TS_RE.sub('', raw.rstrip(), count=1))
-            if m:
-                died.append('%s %s' % m.groups())
         else:
             reports.feed(lineno, raw)
     docs = split_documents(tap)
@@ -423,21 +442,18 @@ def main():
                 host_tap.append(line)
         docs += split_documents(host_tap)
 
-    ran = {}  # document name -> whether one of its cases passed or failed
     for index, doc in enumerate(docs, 1):
         block, _ = parse_block(doc, 0, 0)
         name = doc_name(block, index)
         before = (chk.passed, chk.failed)
         chk.check_block(name, block, '', [], True)
-        ran[name] = ran.get(name, False) or before != (chk.passed, chk.failed)
+        chk.ran_by(name, before)
 
     for name in args.expect:
-        if name not in ran:
-            chk.harness('expected document %s not found' % name)
-        elif not ran[name]:
-            chk.harness('expected document %s skipped all its cases' % name)
-    for what in died:
-        chk.harness(what)
+        if name not in chk.ran:
+            chk.harness('expected %s not found' % name)
+        elif not chk.ran[name]:
+            chk.harness('expected %s skipped all its cases' % name)
     for report in reports.found:
         lineno, text = report[0]
         chk.harness('kernel report at line %d: %s'

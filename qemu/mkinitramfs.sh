@@ -8,6 +8,7 @@
 # KERNEL_SRC/usr/gen_init_cpio.c with the host cc), /bin/busybox from
 # busybox-static with a link for every applet, /init from guest/init,
 # /lib/guest.sh from guest/lib.sh (the helpers of every guest script),
+# /lib/ktap_helpers.sh from KERNEL_SRC's kselftest (their KTAP writer),
 # /etc/kernel-reports from guest/kernel-reports (the patterns of a kernel
 # report, as qemu/judge.py reads them on the host), /etc/passwd
 # and /etc/group with root (0) and tester (1000), and each DIR
@@ -36,6 +37,8 @@ for f in init lib.sh; do
 done
 [ -f "$TOP/guest/kernel-reports" ] ||
 	{ echo "$0: no $TOP/guest/kernel-reports" >&2; exit 1; }
+ktap=$ksrc/tools/testing/selftests/kselftest/ktap_helpers.sh
+[ -f "$ktap" ] || { echo "$0: no $ktap" >&2; exit 1; }
 if file "$busybox" 2>/dev/null | grep -q 'dynamically linked'; then
 	echo "$0: $busybox is not static (install busybox-static)" >&2
 	exit 1
@@ -86,6 +89,7 @@ list=$tmp/list
 		done
 	echo "file /init $TOP/guest/init 0755 0 0"
 	echo "file /lib/guest.sh $TOP/guest/lib.sh 0644 0 0"
+	echo "file /lib/ktap_helpers.sh $ktap 0644 0 0"
 	echo "file /etc/kernel-reports $TOP/guest/kernel-reports 0644 0 0"
 	echo "file /etc/passwd $tmp/passwd 0644 0 0"
 	echo "file /etc/group $tmp/group 0644 0 0"

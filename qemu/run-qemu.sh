@@ -12,16 +12,17 @@
 # after TIMEOUT_SECONDS (default 300); the script then exits 124.
 # Otherwise it exits with QEMU's status (0 after poweroff or a panic).
 #
+# The compiled SSDT and the NVMe disk's file are made anew in a temporary
+# directory of each run: runs share nothing.
+#
 # Env:
-#   CACHE        cache dir (util/common.sh); files go to
-#                $CACHE/qemu/ (ssdt .aml, nvme.img, qmp.sock)
 #   QEMU_APPEND  extra kernel command line arguments
 #   QEMU_MEM     guest memory in MiB (default 512)
 #   QEMU_CPUS    number of guest CPUs (default 1; more need a kernel with
 #                CONFIG_SMP, e.g. configs/bench-smp.config)
 #   QEMU_ARGS    extra qemu-system-x86_64 arguments, split at spaces (e.g.
 #                a TCG plugin: -plugin PATH.so,ARG=VALUE)
-#   QMP_SOCK     QMP unix socket path (default $CACHE/qemu/qmp.sock); a host
+#   QMP_SOCK     QMP unix socket path (default: in the temporary directory); a host
 #                script can read guest memory while the guest runs (as
 #                qemu/qmp-watch.py does)
 #   VERBOSE=1    also copy the console to stdout (and, if stdin is a
@@ -42,35 +43,27 @@ case "$limit" in
 '' | *[!0-9]*) usage ;;
 esac
 
-asl=$TOP/qemu/ssdt.asl
-qdir=$CACHE/qemu
-QMP_SOCK=${QMP_SOCK:-$qdir/qmp.sock}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+QMP_SOCK=${QMP_SOCK:-$tmp/qmp.sock}
 export QMP_SOCK
-mkdir -p "$qdir"
 
 # The one place the LPSS MMIO address is written is the SSDT source.
 base=$(lpss_base)
 
 # Compile the SSDT (iasl is chatty: show its output only on failure).
-aml=$qdir/ssdt.aml
-if ! iasl -p "$qdir/ssdt" "$asl" >"$qdir/iasl.out" 2>&1; then
-	cat "$qdir/iasl.out" >&2
+aml=$tmp/ssdt.aml
+if ! iasl -p "$tmp/ssdt" "$TOP/qemu/ssdt.asl" >"$tmp/iasl.out" 2>&1; then
+	cat "$tmp/iasl.out" >&2
 	exit 1
 fi
 
-# 1 MiB raw NVMe backing file; snapshot=on keeps it unmodified and unlocked,
-# so concurrent runs may share it.
-disk=$qdir/nvme.img
-if ! [ -f "$disk" ]; then
-	dd if=/dev/zero of="$disk.tmp" bs=1024 count=1024 2>/dev/null
-	mv "$disk.tmp" "$disk"
-fi
+# 1 MiB raw NVMe backing file (snapshot=on: never written)
+disk=$tmp/nvme.img
+dd if=/dev/zero of="$disk" bs=1024 count=1024 2>/dev/null
 
 append="console=ttyS0 panic=-1 memmap=4K\$$base lpss_base=$base ${QEMU_APPEND:-}"
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
 
 echo "run-qemu: QMP socket: $QMP_SOCK" >&2
 

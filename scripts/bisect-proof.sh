@@ -3,8 +3,8 @@
 # The bisect proof of the upstream form (make bisect-proof): for each fix
 # below, the kernel of the commit just before it and the kernel of the fix
 # itself, both from branch upstream (tree/mkupstream.sh), boot with
-# guest/proof/run.sh, which runs the case the fix is about.  The case must
-# fail before the fix and pass after it.
+# guest/proof/run.sh (qemu/run proof), which runs the case the fix is
+# about.  The case must fail before the fix and pass after it.
 # The kernels are built in a worktree of their own ($CACHE/linux-proof)
 # and $BUILD/proof, with configs/test.config + configs/bench.config
 # (modules, for bench/module/pmqos_bench.ko, which uses the public API
@@ -31,8 +31,9 @@ rm -rf "$dir"
 mkdir -p "$dir/proof" "$dir/module"
 worktree_at "$wt" pristine
 
-# boot COMMIT CASE: build the kernel of COMMIT and print the PROOF line of
-# CASE, or a fail line saying why there is none
+# boot COMMIT CASE: build the kernel of COMMIT and print "PROOF CASE pass:
+# ..." or "PROOF CASE fail: ..." from the judge's line of the case, or a
+# fail line saying why there is none
 boot() {
 	git -C "$wt" checkout -q --force "$1" || die "cannot check out $1 in $wt"
 	log=$dir/$2-$(git -C "$wt" rev-parse --short=12 HEAD).log
@@ -43,12 +44,11 @@ boot() {
 	kmake "$wt" "$build" M="$dir/module" modules >>"$log.build" 2>&1 ||
 		{ echo "PROOF $2 fail: pmqos_bench.ko does not build (see $log.build)"; return; }
 	cp "$TOP/guest/proof/run.sh" "$dir/module/pmqos_bench.ko" "$dir/proof/"
-	"$TOP/qemu/mkinitramfs.sh" "$dir/initramfs.cpio.gz" "$wt" "$build" "$dir/proof" >/dev/null
-	QEMU_APPEND="proof_case=$2" "$TOP/qemu/run-qemu.sh" \
-		"$build/arch/x86/boot/bzImage" "$dir/initramfs.cpio.gz" "$log" 300 2>/dev/null ||
-		{ echo "PROOF $2 fail: QEMU failed (see $log)"; return; }
-	grep -a "^PROOF $2 " "$log" | tail -n 1 | grep . ||
-		echo "PROOF $2 fail: no result (see $log)"
+	"$TOP/qemu/run" proof --suite "$dir/proof" --append "proof_case=$2" \
+		--log "$log" >"$log.judge" 2>/dev/null
+	sed -n "s/^PASS guest: 1\.1 proof\/$2: /PROOF $2 pass: /p
+		s/^FAIL guest: 1\.1 proof\/$2: /PROOF $2 fail: /p" "$log.judge" | grep . ||
+		echo "PROOF $2 fail: no result (see $log and $log.judge)"
 }
 
 shown=0 total=0

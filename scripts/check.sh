@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every test the project has, in order; each step's output goes to
 # out/check/<step>.log.  The last line is "N passed, M failed".
-# Long steps say what they do and how long they usually take, and show
+# Long steps say what they do and how long they took last time, and show
 # their progress (util/progress.py) on check's own output: fd 8 in the
 # step, PROGRESS_FD=8 (not fd 3 or 4: make's jobserver may be there).
 set -u
@@ -18,18 +18,19 @@ logged() {
 	logged_log=$1; shift
 	(PROGRESS_FD=8; export PROGRESS_FD; "$@") 8>&1 >"$logged_log" 2>&1
 }
-# ticking LABEL ABOUT CMD...: CMD, saying LABEL ABOUT first and then
-# showing the time it has taken so far and its messages (with progress.py)
+# ticking LABEL STEP CMD...: CMD, saying LABEL and the last time of STEP
+# (or its estimate) first, then the time so far and its messages
+# (util/progress.py)
 ticking() {
-	ticking_label=$1 ticking_about=$2; shift 2
+	ticking_label=$1 ticking_step=$2; shift 2
 	python3 "$TOP/util/progress.py" --label "$ticking_label" \
-		--about "$ticking_about" --echo -- "$@"
+		--step "$ticking_step" --echo -- "$@"
 }
-# commits TOTAL CMD...: CMD (each-patch-builds.sh), counting its commits
+# commits STEP TOTAL CMD...: CMD (each-patch-builds.sh), counting its commits
 commits() {
-	commits_total=$1; shift
+	commits_step=$1 commits_total=$2; shift 2
 	python3 "$TOP/util/progress.py" --label "building each commit" \
-		--about "(W=1, the files it touches and the API users: about 3 min)" \
+		--about "(W=1, the files it touches and the API users)" --step "$commits_step" \
 		--unit commits --count '^(ok|not ok) ' --total "$commits_total" -- "$@"
 }
 
@@ -129,7 +130,9 @@ w1_sparse() {
 }
 
 echo "check: every test, in order; each step's output in $logs/<step>.log"
-echo "check: from nothing about 35 min on 2 cores (three kernel builds, each commit of both series, two guest runs); about 15 min once built"
+python3 "$TOP/util/progress.py" --estimate tree kernel-base kernel-test \
+	each-patch-builds each-patch-builds-upstream guest-test kernel-debug guest-debug |
+	sed 's/^/check: the long steps, if they have to run: /'
 # Host-side tests of the tooling itself
 counted harness sh "$TOP/tests/harness/run.sh"
 step shellcheck shellcheck_all
@@ -139,8 +142,7 @@ pristine=$("$TOP/tree/get-source.sh") || stop=1
 counted base-strip sh "$TOP/tests/base/run.sh" "$pristine"
 
 # The series
-step series-applies ticking "making the kernel tree" \
-	"(base + patches/: about 2 min the first time, seconds after)" \
+step series-applies ticking "making the kernel tree (base + patches/)" tree \
 	env STRICT=1 "$TOP/tree/mktree.sh" || stop=1
 for p in $(series_list); do
 	step "checkpatch-${p%%-*}" checkpatch "$TOP/patches/$p"
@@ -160,20 +162,20 @@ step export-reproducible-upstream export_twice --upstream
 step build-base "$TOP/kernel/build-kernel.sh" base
 step build-test "$TOP/kernel/build-kernel.sh" test || stop=1
 step build-test-no-warnings no_warnings "$logs/build-test.log"
-counted each-patch-builds commits "$(series_list | wc -l)" "$TOP/kernel/each-patch-builds.sh"
-counted each-patch-builds-upstream commits "$(upstream_list | wc -l)" \
-	"$TOP/kernel/each-patch-builds.sh" pristine upstream
+counted each-patch-builds commits each-patch-builds "$(series_list | wc -l)" \
+	"$TOP/kernel/each-patch-builds.sh"
+counted each-patch-builds-upstream commits each-patch-builds-upstream \
+	"$(upstream_list | wc -l)" "$TOP/kernel/each-patch-builds.sh" pristine upstream
 step w1-sparse w1_sparse
 
-# In QEMU
-step initramfs "$TOP/qemu/guest-image.sh" test || stop=1
-counted guest "$TOP/qemu/run-suites.sh" test
+# In QEMU (guest/profiles/test)
+counted guest "$TOP/qemu/run" test
 
 # The debug kernel (configs/debug.config: KASAN, lockdep, kmemleak,
 # failslab) with guest/debug/*: hostile input, stress, allocation failure
+# (guest/profiles/debug)
 step build-debug "$TOP/kernel/build-kernel.sh" debug &&
-	step initramfs-debug "$TOP/qemu/guest-image.sh" debug &&
-	counted debug-guest "$TOP/qemu/run-suites.sh" debug
+	counted debug-guest "$TOP/qemu/run" debug
 
 step dist "$TOP/tree/dist.sh"
 

@@ -16,10 +16,11 @@ done
 [ -z "$missing" ] && exit 0
 
 [ "$(id -u)" = 0 ] || { echo "deps: need root to install:$missing" >&2; exit 1; }
-echo "deps: installing with apt (about a minute on a new machine):$missing" >&2
+echo "deps: installing with apt:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # apt's own lines are shown only when they are errors or warnings;
-# util/progress.py shows the time so far and the packages set up.  On a
+# util/progress.py shows the step's last time (or estimate), the time so
+# far and the packages set up.  On a
 # fresh machine python3 may be one of the missing packages: then apt's
 # output is shown as it comes.
 apt_step() {
@@ -34,9 +35,9 @@ apt_step() {
 	python3 "$(dirname "$0")/../util/progress.py" --label "deps: $label" \
 		--quiet '^(?![EW]: )' "$@" >&2
 }
-apt_step "updating the package lists" -- apt-get update -q
+apt_step "updating the package lists" --step apt-update -- apt-get update -q
 # shellcheck disable=SC2086 # word splitting of the list is intended
 n=$(apt-get install -s -q --no-install-recommends $missing | grep -c '^Inst ' || true)
 # shellcheck disable=SC2086
-apt_step "installing $n packages" --unit "packages set up" --count '^Setting up ' \
+apt_step "installing $n packages" --step deps --unit "packages set up" --count '^Setting up ' \
 	--total "$n" -- apt-get install -y -q --no-install-recommends $missing

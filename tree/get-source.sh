@@ -10,23 +10,23 @@ pin=$(cat "$TOP/base/VERSION")
 pkg=linux-source-6.12
 have=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
 
-# apt_step LABEL ARG...: apt-get ARG... with the time so far shown
-# (util/progress.py) and only apt's errors and warnings; never on
-# standard output, which is the tree's path
+# apt_step KEY LABEL ARG...: apt-get ARG..., the step KEY, with its last
+# time and the time so far shown (util/progress.py) and only apt's errors
+# and warnings; never on standard output, which is the tree's path
 apt_step() {
-	apt_label=$1; shift
+	apt_key=$1 apt_label=$2; shift 2
 	python3 "$TOP/util/progress.py" --label "get-source: $apt_label" \
-		--quiet '^(?![EW]: )' -- apt-get -q "$@" >&2
+		--step "$apt_key" --quiet '^(?![EW]: )' -- apt-get -q "$@" >&2
 }
 
 if [ "$have" != "$pin" ]; then
 	export DEBIAN_FRONTEND=noninteractive
-	msg "installing $pkg $pin with apt (about 150 MB: usually a minute or two)"
+	msg "installing $pkg $pin with apt (about 150 MB)"
 	if ! apt-cache policy "$pkg" | grep -q " $pin "; then
-		apt_step "updating the package lists" update
+		apt_step apt-update "updating the package lists" update
 	fi
 	if apt-cache policy "$pkg" | grep -q " $pin "; then
-		apt_step "installing $pkg $pin" install -y --no-install-recommends "$pkg=$pin"
+		apt_step get-source-install "installing $pkg $pin" install -y --no-install-recommends "$pkg=$pin"
 	else
 		served=$(apt-cache policy "$pkg" | sed -n 's/^ *Candidate: //p')
 		if [ -z "$served" ] || [ "$served" = "(none)" ]; then
@@ -39,7 +39,7 @@ get-source: WARNING: using $served instead; update base/VERSION if it works.
 ########################################################################
 MSG
 		[ "$have" = "$served" ] ||
-			apt_step "installing $pkg $served" install -y --no-install-recommends "$pkg=$served"
+			apt_step get-source-install "installing $pkg $served" install -y --no-install-recommends "$pkg=$served"
 	fi
 	have=$(dpkg-query -W -f='${Version}' "$pkg")
 fi
@@ -50,7 +50,7 @@ if [ ! -f "$dest/.unpacked" ]; then
 	mkdir -p "$dest"
 	# tar -v names every entry: 92452 in 6.12.118-1~deb12u1
 	python3 "$TOP/util/progress.py" --label "get-source: unpacking $pkg" \
-		--about "$have into $dest (usually under a minute)" --unit files \
+		--about "$have into $dest" --step get-source-unpack --unit files \
 		--count . --total 92452 --quiet '^linux-source-6\.12/' -- \
 		tar -C "$dest" -xvf /usr/src/linux-source-6.12.tar.xz >&2
 	touch "$dest/.unpacked"

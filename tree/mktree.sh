@@ -35,25 +35,27 @@ series_id=$(series_id)
 # Deterministic commit dates, so the base commit's id depends on content only.
 base_identity
 
-# timed LABEL CMD...: CMD, with the time so far shown (util/progress.py)
+# timed KEY LABEL CMD...: CMD, the step tree-KEY, with its last time and
+# the time so far shown (util/progress.py)
 timed() {
-	timed_label=$1; shift
-	python3 "$TOP/util/progress.py" --label "mktree: $timed_label" -- "$@" >&2
+	timed_key=$1 timed_label=$2; shift 2
+	python3 "$TOP/util/progress.py" --label "mktree: $timed_label" \
+		--step "tree-$timed_key" -- "$@" >&2
 }
 
 make_base() {
-	msg "making the base tree ($base_id): copy, strip, git add, commit, worktree; about 2 min"
+	msg "making the base tree ($base_id): copy, strip, git add, commit, worktree"
 	rm -rf "$TREE.new" "$TREE" "$BASE_TREE"
-	timed "copying the source" cp -a "$pristine" "$TREE.new"
+	timed copy "copying the source" cp -a "$pristine" "$TREE.new"
 	python3 "$TOP/base/strip.py" "$TREE.new"
 	git -C "$TREE.new" init -q -b lt
 	printf '/.build*/\n' >> "$TREE.new/.git/info/exclude"
 	# Debian's .gitignore ignores "/*": -f.  --verbose names each file.
-	python3 "$TOP/util/progress.py" --label "mktree: git add" --unit files \
+	python3 "$TOP/util/progress.py" --label "mktree: git add" --step tree-add --unit files \
 		--count "^add '" --quiet "^add '" \
 		--total "$(find "$TREE.new" -path "$TREE.new/.git" -prune -o ! -type d -print | wc -l)" -- \
 		git -C "$TREE.new" add -A -f --verbose >&2
-	timed "git commit" git -C "$TREE.new" commit -q -m "base: linux-source-6.12 $version without latency tolerance
+	timed commit "git commit" git -C "$TREE.new" commit -q -m "base: linux-source-6.12 $version without latency tolerance
 
 Debian's linux-source-6.12 $version with upstream's latency-tolerance
 device PM QoS code removed by base/strip.py, so that the series can
@@ -61,7 +63,7 @@ implement it again."
 	git -C "$TREE.new" tag base
 	echo "$base_id" > "$TREE.new/.git/pmqos-base"
 	mv "$TREE.new" "$TREE"
-	timed "checking out the base alone in $BASE_TREE" \
+	timed worktree "checking out the base alone in $BASE_TREE" \
 		git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
 }
 

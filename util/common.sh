@@ -63,17 +63,21 @@ bzimage() { printf '%s\n' "$BUILD/$1/arch/x86/boot/bzImage"; }
 export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
 export CCACHE_BASEDIR="$CACHE" CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
 export KBUILD_BUILD_TIMESTAMP='2024-11-17' KBUILD_BUILD_USER=pmqos KBUILD_BUILD_HOST=lt
-# kmake SRC OUT ARGS...: make in the kernel tree SRC, out of tree in OUT,
-# with ccache.  One kernel build at a time on this machine: every build
-# takes the lock.
-# KMAKE_VERBOSE=1 leaves out -s: kbuild's "  CC      x.o" lines, for
-# util/progress.py to count.
+# kmake [-w CMD] SRC OUT ARGS...: make in the kernel tree SRC, out of tree
+# in OUT, with ccache.  One kernel build at a time on this machine: every
+# build takes the lock.
+# -w CMD: CMD (one word, e.g. a function running util/progress.py) runs
+# the locked make line, its arguments; make leaves out -s then: kbuild's
+# "  CC      x.o" lines, for util/progress.py to count.
 kmake() {
+	kmake_w=
+	[ "$1" != -w ] || { kmake_w=$2; shift 2; }
 	kmake_src=$1 kmake_out=$2
 	shift 2
 	wait_build_lock
-	if [ "${KMAKE_VERBOSE:-0}" = 1 ]; then set -- --no-print-directory "$@"; else set -- -s "$@"; fi
-	flock "$CACHE/build.lock" make -C "$kmake_src" O="$kmake_out" \
+	if [ -n "$kmake_w" ]; then set -- --no-print-directory "$@"; else set -- -s "$@"; fi
+	# shellcheck disable=SC2086 # kmake_w: nothing or one word
+	$kmake_w flock "$CACHE/build.lock" make -C "$kmake_src" O="$kmake_out" \
 		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 # Say so when another kernel build holds the lock (it may take minutes).

@@ -4,8 +4,14 @@
 
     progress.py [OPTIONS] -- CMD [ARG...]   run CMD, exit with its status
     progress.py [OPTIONS]                   filter standard input, exit 0
+    progress.py --estimate KEY...           how long those steps take
 
-"LABEL ABOUT" comes first (--about: where, how long it usually takes).
+"LABEL ABOUT (TIME)" comes first: --about says what or where, TIME how
+long the step --step KEY took the last time its CMD succeeded here ("last
+time 4 min 12 s", kept in $CACHE/times/KEY; nothing is kept when CACHE is
+unset) or, never measured, the estimate of ESTIMATES below ("about 8
+min"); a part with nothing to say is left out, and so is the line.
+
 CMD's output (standard output and error, merged) is copied to standard
 output, byte for byte.  Lines matching --count are counted against --total
 and the progress line "LABEL: 1234/2345 objects (52 %), 4 min 12 s" goes to
@@ -26,6 +32,7 @@ progress stream (so a command's last line stays its last line).
 """
 
 import argparse
+import fnmatch
 import os
 import re
 import selectors
@@ -36,12 +43,78 @@ import sys
 import time
 
 
+# The one place durations are written by hand: what a step took on 2 cores
+# without KVM (TCG), said until it has been measured here.  KEY (--step;
+# a pattern stands for the keys not named before it): (seconds, the lines
+# it counts, for --total 0; 0 if none).
+ESTIMATES = {
+    "deps": (60, 0),                    # apt on a new machine
+    "get-source-install": (90, 0),      # about 150 MB
+    "get-source-unpack": (60, 0),
+    "tree": (120, 0),                   # base + patches/, the first time
+    "kernel-base": (540, 1236),         # a build from nothing, objects
+    "kernel-test": (480, 1256),         # counted on 6.12
+    "kernel-debug": (360, 1330),        # objects estimated
+    "kernel-*": (480, 1300),            # any other kernel, estimated
+    "each-patch-builds": (180, 0),      # W=1, the files each one touches
+    "each-patch-builds-upstream": (180, 0),
+    "guest-test": (40, 0),
+    "guest-debug": (240, 0),            # 3 to 5 min: KASAN, lockdep
+    "guest-demo": (40, 0),
+}
+
+
+def estimate(key):
+    """(seconds, lines) of KEY's entry in ESTIMATES, or (None, 0)."""
+    for pattern, value in ESTIMATES.items():
+        if fnmatch.fnmatchcase(key, pattern):
+            return value
+    return None, 0
+
+
+def times_file(key):
+    """$CACHE/times/KEY, where KEY's last time is kept; "" without CACHE."""
+    cache = os.environ.get("CACHE")
+    return os.path.join(cache, "times", key) if cache else ""
+
+
+def expected(key):
+    """(seconds, words): how long KEY took the last time it succeeded
+    here, else its estimate; (None, None) if neither is known."""
+    path = times_file(key)
+    try:
+        with open(path) as f:
+            last = int(f.read())
+        return last, f"last time {duration(last)}"
+    except (OSError, ValueError):       # not measured (yet)
+        pass
+    seconds = estimate(key)[0]
+    return seconds, None if seconds is None else f"about {rough(seconds)}"
+
+
+def record(key, seconds):
+    """Keep KEY's time for the next run, if there is a $CACHE."""
+    path = times_file(key)
+    if path:
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(f"{int(seconds)}\n")
+        except OSError:
+            pass
+
+
 def duration(seconds):
     """1 min 05 s, 42 s"""
     s = int(seconds)
     if s < 60:
         return f"{s} s"
     return f"{s // 60} min {s % 60:02d} s"
+
+
+def rough(seconds):
+    """40 s, 8 min: an estimate"""
+    return f"{seconds} s" if seconds < 60 else f"{round(seconds / 60)} min"
 
 
 def progress_fd():
@@ -152,12 +225,18 @@ class Progress:
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--label", default="working", help="what is being done")
-    p.add_argument("--about", help="said first, after the label: where, "
-                   "how long it usually takes")
+    p.add_argument("--about", help="said first, after the label: what, "
+                   "where")
+    p.add_argument("--step", default="", metavar="KEY", help="the step's "
+                   "key (e.g. kernel-test): its last time or estimate said "
+                   "first, its time kept when CMD succeeds")
+    p.add_argument("--estimate", nargs="+", metavar="KEY", help="only say "
+                   "how long the steps KEY... take and in all")
     p.add_argument("--unit", default="lines", help="what --count counts")
     p.add_argument("--count", help="regular expression: lines that count")
     p.add_argument("--total", type=int, default=0,
-                   help="expected number of counted lines (0: unknown)")
+                   help="expected number of counted lines (0: the "
+                   "estimate of --step, else unknown)")
     p.add_argument("--quiet", help="regular expression: lines left out of "
                    "standard output when it is the progress stream too")
     p.add_argument("--echo", action="store_true", help="when standard "
@@ -168,6 +247,15 @@ def main():
                    help="seconds between plain lines when not on a terminal")
     p.add_argument("cmd", nargs="*", help="command to run (after --)")
     args = p.parse_args()
+    if args.estimate:
+        known = [(k, *expected(k)) for k in args.estimate]
+        known = [(k, s, w) for k, s, w in known if w]
+        if known:
+            print(", ".join(f"{k} {w}" for k, _, w in known) +
+                  f": about {rough(sum(s for _, s, _ in known))} in all")
+        return 0
+    if args.total <= 0 and args.step:
+        args.total = estimate(args.step)[1]
 
     count_re = re.compile(args.count.encode()) if args.count else None
     pfd = progress_fd()
@@ -176,9 +264,10 @@ def main():
     echo = args.echo and not shared
     log = open(args.log, "wb") if args.log else None
     prog = Progress(args, pfd)
-    if args.about:
-        line = f"{args.label} {args.about}"
-        prog.plain(line)
+    said = expected(args.step)[1] if args.step else None
+    if args.about or said:
+        line = f"{args.label} {args.about}" if args.about else args.label
+        prog.plain(line + (f" ({said})" if said else ""))
 
     child = None
     if args.cmd:
@@ -250,6 +339,8 @@ def main():
         status = rc if rc >= 0 else 128 - rc
     elif interrupted:
         status = 130
+    if child and status == 0 and args.step:
+        record(args.step, time.monotonic() - prog.start)
     line = prog.end(status)
     prog.plain(line)
     return status

@@ -26,7 +26,8 @@
 #                       ep0's attribute, its Max Snoop/No-Snoop Latency
 #                       register words read back after each (debugfs)
 # Every result is a line starting with "BENCH ", parsed on the host by
-# bench/report.py.
+# bench/report.py; a step that fails prints a "BENCH error" line and makes
+# the exit status 1 (the other lines are still printed).
 # shellcheck source=../../guest/lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 MARK_OPEN=0xF00 MARK_CLOSE=0xF04
@@ -42,6 +43,14 @@ MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 # shellcheck source=/dev/null # written by bench/bench.sh
 . ./params
 
+# bench_error TEXT: the "BENCH error TEXT" line of a step that failed;
+# the exit status will be 1
+failed=0
+bench_error() {
+	echo "BENCH error $*"
+	failed=1
+}
+
 # mark OFFSET: read LPSS + OFFSET, a window marker of the mmio-count plugin
 mark() { devmem $((LPSS + $1)) 32 >/dev/null; }
 
@@ -54,11 +63,11 @@ bench_module() {
 			-e 's/.*pmqos_bench: \(isolation .*\)/BENCH \1/p' \
 			-e 's/.*pmqos_bench: \(rate .*\)/BENCH \1/p' \
 			-e 's/.*pmqos_bench: \(smp .*\)/BENCH \1/p'
-		rmmod pmqos_bench
+		rmmod pmqos_bench || bench_error "rmmod pmqos_bench failed"
 	else
 		# the module's own error lines first: the report quotes the first
 		dmesg | sed -n 's/.*\(pmqos_bench: .*error.*\)/BENCH error \1/p'
-		echo "BENCH error insmod failed"
+		bench_error "insmod failed"
 		dmesg | grep pmqos_bench
 	fi
 }
@@ -67,7 +76,7 @@ mode=$(cmdline_arg bench_mode) || mode=
 
 echo "BENCH kernel $(uname -r)"
 if [ "$mode" != pcie ] && [ ! -f "$LPSS_ATTR" ]; then
-	echo "BENCH error $LPSS_ATTR is missing"
+	bench_error "$LPSS_ATTR is missing"
 	exit 1
 fi
 
@@ -86,7 +95,7 @@ timing)
 		rep=0
 		while [ $rep -lt "$BENCH_REPS" ]; do
 			out=$(./sysfs-write-bench "$LPSS_ATTR" "$BENCH_WRITES" $m 10 20) ||
-				echo "BENCH error sysfs-write-bench $m failed"
+				bench_error "sysfs-write-bench $m failed"
 			echo "BENCH $out rep=$rep"
 			rep=$((rep + 1))
 		done
@@ -95,7 +104,7 @@ timing)
 	rep=0
 	while [ $rep -lt "$BENCH_REPS" ]; do
 		out=$(./sysfs-write-bench "${LPSS_ATTR%/*}/control" "$BENCH_WRITES" same on on) ||
-			echo "BENCH error sysfs-write-bench control failed"
+			bench_error "sysfs-write-bench control failed"
 		echo "BENCH $out rep=$rep" | sed 's/^BENCH upath same /BENCH upath control /'
 		rep=$((rep + 1))
 	done
@@ -114,7 +123,7 @@ traffic)
 	traffic auto-to-value 500
 	for t in $BENCH_SWEEP; do
 		traffic sweep "$t"
-		sw=$(reg 0x10) gen=$(reg 0x08)
+		sw=$(lpss_reg 0x10) gen=$(lpss_reg 0x08)
 		echo "BENCH ltr t=$t rc=$rc sw=$sw gen=$gen"
 	done
 	traffic sweep 700
@@ -129,13 +138,13 @@ pcie)
 	# ep0 of the test host bridge: its PCI device name and register words
 	ep=/sys/kernel/debug/test_pcie_ltr_qos/ep0
 	if ! [ -f "$ep/name" ]; then
-		echo "BENCH error $ep is missing (CONFIG_TEST_PCIE_LTR_QOS)"
+		bench_error "$ep is missing (CONFIG_TEST_PCIE_LTR_QOS)"
 		exit 1
 	fi
 	read -r name <"$ep/name"
 	attr=/sys/bus/pci/devices/$name/$ATTR
 	if ! [ -f "$attr" ]; then
-		echo "BENCH error $attr is missing"
+		bench_error "$attr is missing"
 		exit 1
 	fi
 	for t in $BENCH_SWEEP auto any; do
@@ -144,14 +153,15 @@ pcie)
 			read -r nosnoop <"$ep/nosnoop"
 			echo "BENCH pcie us=$t snoop=$snoop nosnoop=$nosnoop"
 		else
-			echo "BENCH error pcie: writing $t to $attr failed"
+			bench_error "pcie: writing $t to $attr failed"
 		fi
 	done
 	echo auto >"$attr"
 	;;
 *)
-	echo "BENCH error no bench_mode= on the kernel command line"
+	bench_error "no bench_mode= on the kernel command line"
 	exit 1
 	;;
 esac
 echo "BENCH end"
+exit "$failed"

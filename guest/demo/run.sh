@@ -5,9 +5,15 @@
 # device was programmed with, read back from its registers through
 # /dev/mem; the same for the Endpoint of the test PCI host bridge, its
 # Max Snoop/No-Snoop Latency read from debugfs.  The host prints what is
-# between DEMO-BEGIN and DEMO-END.
+# between DEMO-BEGIN and DEMO-END (/init indents it: the host strips that).
+# Every line of the transcript is either indented or one of its own (the
+# "==" headings, "Kernel:", DEMO-*): none looks like KTAP at the level
+# /init nests the script at.  The exit status is 1 if a step failed (a
+# valid value rejected, a bad one accepted, a write or read of the test
+# devices failing), else 0 (on a kernel without the series too).
 # shellcheck source=../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
+failed=0
 
 # decode SW_LTR: "<mode> <requirement/latency>"
 decode() {
@@ -20,7 +26,7 @@ decode() {
 }
 
 show() {
-	gen=$(reg 0x08) sw=$(reg 0x10)
+	gen=$(lpss_reg 0x08) sw=$(lpss_reg 0x10)
 	if [ $((gen & 4)) = 0 ]; then
 		mode=auto allows="hardware decides (SW_LTR unused)"
 	else
@@ -42,7 +48,7 @@ fi
 echo "  $LPSS_DEV"
 echo "  driver-visible LTR registers: $(cd "$LPSS_DEV/lpss_ltr" && echo *)"
 printf '  GENERAL=0x%08x SW_LTR=0x%08x AUTO_LTR=0x%08x\n' \
-	"$(reg 0x08)" "$(reg 0x10)" "$(reg 0x14)"
+	"$(lpss_reg 0x08)" "$(lpss_reg 0x10)" "$(lpss_reg 0x14)"
 echo
 echo "== power/pm_qos_latency_tolerance_us"
 if [ ! -f "$LPSS_ATTR" ]; then
@@ -57,6 +63,7 @@ for v in 1 10 1000 1023 2999 3000 33000 100000 any auto 50; do
 		show "$v"
 	else
 		printf '  %-12s rejected\n' "$v"
+		failed=1
 	fi
 done
 echo
@@ -64,8 +71,9 @@ echo "== Bad input is rejected and changes nothing"
 for v in 0x10 010 -1 +5 10us AUTO 2147483647; do
 	err=$( (echo "$v" > "$LPSS_ATTR") 2>&1 | sed 's/.*: //')
 	printf '  %-12s -> %s; still reads %s\n' "$v" "${err:-accepted}" "$(cat "$LPSS_ATTR")"
+	[ -n "$err" ] || failed=1
 done
-echo auto > "$LPSS_ATTR"
+echo auto > "$LPSS_ATTR" || failed=1
 echo
 echo "== A PCIe Endpoint with LTR (the test host bridge, lib/test_pcie_ltr_qos.c)"
 EP=/sys/kernel/debug/test_pcie_ltr_qos/ep0
@@ -73,29 +81,29 @@ if [ ! -r "$EP/name" ]; then
 	echo "  no test PCI host bridge in this kernel (CONFIG_TEST_PCIE_LTR_QOS)"
 else
 	# A Max Latency word has no requirement bit: decode it as one with it
-	read -r ep <"$EP/name"
-	read -r sn <"$EP/snoop"
-	read -r ns <"$EP/nosnoop"
+	read -r ep <"$EP/name" || failed=1
+	read -r sn <"$EP/snoop" || failed=1
+	read -r ns <"$EP/nosnoop" || failed=1
 	echo "  $ep: firmware left Max Snoop $sn ($(decode $((0x8000 | sn))))," \
 		"Max No-Snoop $ns ($(decode $((0x8000 | ns))))"
 	printf '  %-12s %-10s %-14s %-10s %s\n' written snoop "allows" no-snoop allows
 	for v in 1 100 1000 3000 5000 100000 any auto; do
-		echo "$v" > "/sys/bus/pci/devices/$ep/$ATTR"
-		read -r sn <"$EP/snoop"
-		read -r ns <"$EP/nosnoop"
+		echo "$v" > "/sys/bus/pci/devices/$ep/$ATTR" || failed=1
+		read -r sn <"$EP/snoop" || failed=1
+		read -r ns <"$EP/nosnoop" || failed=1
 		printf '  %-12s %-10s %-14s %-10s %s\n' "$v" "$sn" \
 			"$(decode $((0x8000 | sn)))" "$ns" "$(decode $((0x8000 | ns)))"
 	done
 	echo "  (each register never above what firmware left in it)"
 	# One component, one LTR: Function 1 has no LTR capability
 	T=/sys/kernel/debug/test_pcie_ltr_qos
-	read -r f0 <"$T/mf0/name"
-	read -r f1 <"$T/mf1/name"
-	echo 100 > "/sys/bus/pci/devices/$f1/$ATTR"
-	read -r sn <"$T/mf0/snoop"
+	read -r f0 <"$T/mf0/name" || failed=1
+	read -r f1 <"$T/mf1/name" || failed=1
+	echo 100 > "/sys/bus/pci/devices/$f1/$ATTR" || failed=1
+	read -r sn <"$T/mf0/snoop" || failed=1
 	echo "  $f1 (Function 1, no LTR capability) <- 100: Function 0 $f0" \
 		"Max Snoop $sn ($(decode $((0x8000 | sn))))"
-	echo auto > "/sys/bus/pci/devices/$f1/$ATTR"
+	echo auto > "/sys/bus/pci/devices/$f1/$ATTR" || failed=1
 fi
 echo
 echo "== Who holds the latency tolerance: debugfs and trace events"
@@ -107,22 +115,23 @@ else
 		echo 1 > "$T/events/power/$ev/enable" 2>/dev/null
 	done
 	: > "$T/trace" 2>/dev/null
-	echo demo > "$CTL/add_target"
+	echo demo > "$CTL/add_target" || failed=1
 	echo "  user space: echo 100 > .../demo/power/pm_qos_latency_tolerance_us"
-	echo 100 > "$DEVS/demo/power/pm_qos_latency_tolerance_us"
+	echo 100 > "$DEVS/demo/power/pm_qos_latency_tolerance_us" || failed=1
 	echo "  kernel:     dev_pm_qos_add_request(demo, 50) (test_power_qos)"
-	echo "add 1 50" > "$CTL/demo/requests"
+	echo "add 1 50" > "$CTL/demo/requests" || failed=1
 	echo "  LPSS:       echo 30 > $LPSS_ATTR"
-	echo 30 > "$LPSS_ATTR"
+	echo 30 > "$LPSS_ATTR" || failed=1
 	echo "  \$ cat $LISTING"
-	sed 's/^/    /' "$LISTING"
+	sed 's/^/    /' "$LISTING" || failed=1
 	echo "  \$ grep dev_pm_qos $T/trace"
 	grep dev_pm_qos "$T/trace" 2>/dev/null |
 		sed -e 's/^ *//' -e 's/^[^:]*: //' -e 's/^/    /'
 	for ev in dev_pm_qos_latency_tolerance dev_pm_qos_add_request; do
 		echo 0 > "$T/events/power/$ev/enable" 2>/dev/null
 	done
-	echo auto > "$LPSS_ATTR"
-	echo demo > "$CTL/remove_target"
+	echo auto > "$LPSS_ATTR" || failed=1
+	echo demo > "$CTL/remove_target" || failed=1
 fi
 echo DEMO-END
+exit "$failed"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The bisect proof's guest side (tree/bisect-proof.sh): the one case named
+# The bisect proof's guest side (scripts/bisect-proof.sh): the one case named
 # by proof_case= on the kernel command line, on the emulated INT33C0 (and,
-# for callback-mutex, pmqos_bench.ko beside this script).  Prints
-#   PROOF <case> pass: <what was seen>   or   PROOF <case> fail: <...>
+# for callback-mutex, pmqos_bench.ko beside this script).  Prints KTAP: a
+# plan of one case, "ok 1 <case>: <what was seen>" or "not ok 1 <case>:
+# <what was seen>"; exits 0 if it passed.
 # Only public interfaces, so that it runs on every commit of the upstream
 # form: the attribute, the registers through /dev/mem, the bench module.
 # shellcheck source=../lib.sh # installed as /lib/guest.sh
@@ -13,13 +14,17 @@ ERR=$TMP/err IN=$TMP/in
 GENERAL=0x08 SW_LTR=0x10 MODE_SW=4
 case_=$(cmdline_arg proof_case) || case_=
 
-say() { echo "PROOF $case_ $1: $2"; }
+# say pass|fail DETAIL: the result of the case, "<case>: DETAIL"
+say() {
+	[ "$1" = pass ]
+	ktap_result $? "$case_: $2"
+}
 
 # ltr_ns: NS = the snoop latency SW_LTR allows, in ns (LTR format: value
 # bits 9:0, scale 12:10 with a unit of 2^(5*scale) ns, requirement bit 15);
 # REQ = 1 when the requirement bit is set
 ltr_ns() {
-	ln_v=$(($(reg $SW_LTR) & 0xffff))
+	ln_v=$(($(lpss_reg $SW_LTR) & 0xffff))
 	REQ=$(((ln_v >> 15) & 1))
 	NS=$(((ln_v & 0x3ff) << (5 * ((ln_v >> 10) & 7))))
 }
@@ -28,10 +33,10 @@ ltr_ns() {
 tolerate() {
 	t_ok=pass t_seen=
 	for t_us in "$@"; do
-		wr "$LPSS_ATTR" "$t_us"
+		write_value "$LPSS_ATTR" "$t_us"
 		ltr_ns
-		t_seen="$t_seen $t_us us -> $NS ns (req $REQ, $RES);"
-		if [ "$RES" != OK ] || [ "$REQ" != 1 ] || [ "$NS" -gt $((t_us * 1000)) ]; then
+		t_seen="$t_seen $t_us us -> $NS ns (req $REQ, $WRITE_RESULT);"
+		if [ "$WRITE_RESULT" != OK ] || [ "$REQ" != 1 ] || [ "$NS" -gt $((t_us * 1000)) ]; then
 			t_ok=fail
 		fi
 	done
@@ -41,14 +46,14 @@ tolerate() {
 # refuse VALUE ERRNO: with 100 us set, writing VALUE gets ERRNO and the
 # attribute still reads 100
 refuse() {
-	wr "$LPSS_ATTR" 100
-	wr "$LPSS_ATTR" "$1"
-	r_res=$RES
-	rdv "$LPSS_ATTR"
-	if [ "$r_res" = "$2" ] && [ "$RD" = 100 ]; then
-		say pass "'$1' -> $r_res, reads $RD"
+	write_value "$LPSS_ATTR" 100
+	write_value "$LPSS_ATTR" "$1"
+	r_res=$WRITE_RESULT
+	read_line "$LPSS_ATTR"
+	if [ "$r_res" = "$2" ] && [ "$LINE" = 100 ]; then
+		say pass "'$1' -> $r_res, reads $LINE"
 	else
-		say fail "'$1' -> $r_res (expected $2), reads $RD (expected 100)"
+		say fail "'$1' -> $r_res (expected $2), reads $LINE (expected 100)"
 	fi
 }
 
@@ -76,8 +81,8 @@ isolated() {
 # sleep) must program them again
 restored() {
 	echo 900 >"$LPSS_ATTR"
-	setreg $SW_LTR 0
-	setreg $GENERAL $(($(reg $GENERAL) & ~MODE_SW))
+	lpss_set_reg $SW_LTR 0
+	lpss_set_reg $GENERAL $(($(lpss_reg $GENERAL) & ~MODE_SW))
 	echo 1 >/sys/module/suspend/parameters/pm_test_delay 2>/dev/null
 	if ! [ -w /sys/power/pm_test ] || ! echo platform >/sys/power/pm_test; then
 		say fail "no /sys/power/pm_test (CONFIG_PM_DEBUG)"
@@ -86,7 +91,7 @@ restored() {
 	echo mem >/sys/power/state
 	echo none >/sys/power/pm_test
 	ltr_ns
-	r_mode=$(($(reg $GENERAL) & MODE_SW))
+	r_mode=$(($(lpss_reg $GENERAL) & MODE_SW))
 	if [ "$REQ" = 1 ] && [ "$NS" -gt 0 ] && [ "$NS" -le 900000 ] && [ "$r_mode" = $MODE_SW ]; then
 		say pass "after resume: $NS ns (req $REQ), mode bit $r_mode"
 	else
@@ -94,9 +99,12 @@ restored() {
 	fi
 }
 
+ktap_print_header
+ktap_set_plan 1
 if ! [ -f "$LPSS_ATTR" ]; then
 	say fail "$LPSS_ATTR is missing"
-	exit 0
+	rm -rf "$TMP"
+	ktap_finished
 fi
 case $case_ in
 parser-any) refuse 2147483647 ERANGE ;;
@@ -108,3 +116,5 @@ callback-mutex) isolated ;;
 *) say fail "unknown case" ;;
 esac
 echo auto >"$LPSS_ATTR"
+rm -rf "$TMP"
+ktap_finished

@@ -6,10 +6,10 @@
 
 OLD is a real bench output (traffic.log and mmio.txt of each kernel are
 copied from it); DIR/{upstream,ours}/ get round-N.log and smp-N.log with
-BENCH upath, kpath, isolation, rate, cpus and smp lines whose per-round
-ratios ours/upstream are the ones below (RATIOS), each round's value being
-the median of three repetitions that differ (x1, x1.5, x0.9).  With
---control, upath control lines too (writes of power/control: CONTROL).
+BENCH upath (power/control's too: CONTROL), kpath, isolation, rate, cpus
+and smp lines whose per-round ratios ours/upstream are the ones below
+(RATIOS), each round's value being the median of three repetitions that
+differ (x1, x1.5, x0.9).
 """
 
 import argparse
@@ -34,7 +34,7 @@ RATIOS = {
     ("smp", 2): (1.80,) * 5,
     ("smp", 1): (1.00,) * 5,
 }
-# --control: ours / upstream of the control per round; upstream writes
+# ours / upstream of the control per round; upstream writes
 # power/control 500,000 times a second: 2,000 ns a write, 500 ns less than
 # the 2,500 of its two upath rows
 CONTROL = (1.10, 1.11, 1.12, 1.13, 1.14)
@@ -54,8 +54,6 @@ def main():
                     help="round whose ours smp-N.log has an error line")
     ap.add_argument("--no-round", type=int, default=0,
                     help="round whose ours round-N.log is missing")
-    ap.add_argument("--control", action="store_true",
-                    help="upath control lines (power/control)")
     ap.add_argument("--control-flat", type=int, default=0,
                     help="round whose upstream control is as slow as the two rows")
     ap.add_argument("old")
@@ -76,9 +74,8 @@ def main():
             lines = [f"BENCH kernel 6.12.118{'+' if k == 'ours' else ''}"]
             rates = {mode: UP["upath"] * mul(("upath", mode))
                      for mode in ("alternate", "same")}
-            if a.control:
-                rates["control"] = (UP["control"] * CONTROL[r - 1] if k == "ours" else
-                                    UP["upath"] if a.control_flat == r else UP["control"])
+            rates["control"] = (UP["control"] * CONTROL[r - 1] if k == "ours" else
+                                UP["upath"] if a.control_flat == r else UP["control"])
             for mode, rate in rates.items():
                 for i, x in enumerate(REPS):
                     lines.append(f"BENCH upath {mode} writes=20000 "

@@ -8,7 +8,6 @@
 # Also: open+truncate without a write changes nothing, writes of more than
 # a page are cut to one page and still rejected, and valid writes work
 # afterwards.
-SUITE=power_qos_hostile
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 use_test_module
@@ -138,10 +137,10 @@ STATES="ha hn hy"
 
 # snapv NAME: SNAP = attribute and callback record of target NAME (no fork)
 snapv() {
-	rdv "$DEVS/$1/$ATTR"
-	snap_a=$RD
-	cbv "$1"
-	SNAP="$snap_a $CB"
+	read_line "$DEVS/$1/$ATTR"
+	snap_a=$LINE
+	read_callback_state "$1"
+	SNAP="$snap_a $CALLBACK_STATE"
 }
 snapshot() { snapv "$1"; printf '%s\n' "$SNAP"; }
 
@@ -155,9 +154,9 @@ try() {
 	for s in $STATES; do
 		snapv "$s"
 		before=$SNAP
-		wr_raw "$DEVS/$s/$ATTR" "$IN"
-		if [ "$RES" != "$1" ]; then
-			diag "$s: got $RES, expected $1"
+		write_from_file "$DEVS/$s/$ATTR" "$IN"
+		if [ "$WRITE_RESULT" != "$1" ]; then
+			diag "$s: got $WRITE_RESULT, expected $1"
 			try_ret=1
 		fi
 		snapv "$s"
@@ -172,50 +171,51 @@ try() {
 n_inputs=0
 for i in $INPUTS; do n_inputs=$((n_inputs + 1)); done
 
-ktap_begin "$SUITE" $((n_inputs + 5))
+ktap_print_header
+ktap_set_plan $((n_inputs + 5))
 
 # The three states: auto; user 123 with kernel 500; any.
 ok=0
-mk ha && mk hn && mk hy || ok=1
-wr_ok "$(lt hn)" 123 && wr_ok "$(td hn)/requests" "add 1 500" &&
-	wr_ok "$(lt hy)" any || ok=1
+add_target ha && add_target hn && add_target hy || ok=1
+write_ok "$(target_attr hn)" 123 && write_ok "$(target_debugfs hn)/requests" "add 1 500" &&
+	write_ok "$(target_attr hy)" any || ok=1
 check_eq ha "$(snapshot ha)" "auto none/0" || ok=1
 check_eq hn "$(snapshot hn)" "123 123/1" || ok=1
 check_eq hy "$(snapshot hy)" "any $ANY/1" || ok=1
-result $ok "setup: states auto, 123 (kernel 500) and any"
+ktap_result $ok "setup: states auto, 123 (kernel 500) and any"
 
 diag "$n_inputs hostile inputs, each in states: $STATES"
 for i in $INPUTS; do
 	class=${i%%:*}
 	input=${i#*:}
 	try "$class" "$input"
-	result $? "'$(readable "$input")' gets $class, nothing changes"
+	ktap_result $? "'$(readable "$input")' gets $class, nothing changes"
 done
 
 # Opening for writing with O_TRUNC and no write(2) never calls ->store().
 ok=0
 for s in $STATES; do
 	before=$(snapshot "$s")
-	: >"$(lt "$s")" || ok=1
-	dd if=/dev/null of="$(lt "$s")" 2>/dev/null || ok=1
+	: >"$(target_attr "$s")" || ok=1
+	dd if=/dev/null of="$(target_attr "$s")" 2>/dev/null || ok=1
 	check_eq "$s after open/truncate" "$(snapshot "$s")" "$before" || ok=1
 done
-result $ok "open with O_TRUNC and an empty dd change nothing"
+ktap_result $ok "open with O_TRUNC and an empty dd change nothing"
 
 # A page of digits is parsed in full: 4096 bytes reach ->store().
 ok=0
 repeat 4095 ' ' >"$IN"
 check_eq "size of a 4095-byte input" "$(wc -c <"$IN")" 4095 || ok=1
 { printf 1; repeat 4095 1; } >"$IN"
-wr_raw "$(lt hn)" "$IN"
-check_eq "4096 digits" "$RES" ERANGE || ok=1
-result $ok "4096-byte number reaches the parser and gets ERANGE"
+write_from_file "$(target_attr hn)" "$IN"
+check_eq "4096 digits" "$WRITE_RESULT" ERANGE || ok=1
+ktap_result $ok "4096-byte number reaches the parser and gets ERANGE"
 
 # Still working: valid values after all that.
 ok=0
-wr_ok "$(lt ha)" 0 && check_eq ha "$(snapshot ha)" "0 0/1" || ok=1
-wr_ok "$(lt hn)" 2147483646 && check_eq hn "$(snapshot hn)" "2147483646 500/2" || ok=1
-wr_ok "$(lt hy)" 'auto\n' && check_eq hy "$(snapshot hy)" "auto -1/2" || ok=1
-result $ok "valid writes still work: 0, 2147483646, auto"
+write_ok "$(target_attr ha)" 0 && check_eq ha "$(snapshot ha)" "0 0/1" || ok=1
+write_ok "$(target_attr hn)" 2147483646 && check_eq hn "$(snapshot hn)" "2147483646 500/2" || ok=1
+write_ok "$(target_attr hy)" 'auto\n' && check_eq hy "$(snapshot hy)" "auto -1/2" || ok=1
+ktap_result $ok "valid writes still work: 0, 2147483646, auto"
 
-end_suite
+finish_with_removal_check

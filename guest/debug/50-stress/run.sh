@@ -14,7 +14,6 @@
 # of its live requests (user and kernel), or -1 (auto) without requests,
 # the debugfs listing shows every effective value applied, and nothing
 # leaked.  STRESS_SECONDS is read from the environment only.
-SUITE=power_qos_stress
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 use_test_module
@@ -47,27 +46,27 @@ pick() {
 }
 
 # op FILE TEXT: echo TEXT to FILE with the shell builtin (no fork);
-# RES = OK or the error name.  A file that has gone gives ENOENT, or
+# WRITE_RESULT = OK or the error name.  A file that has gone gives ENOENT, or
 # EACCES if its directory is still there (ash opens with O_CREAT, and
 # neither sysfs nor debugfs directories can create files); an open file
 # whose device is being removed gives ENODEV (sysfs) or EIO (debugfs).
 op() {
 	if { echo "$2" >"$1"; } 2>"$E"; then
-		RES=OK
+		WRITE_RESULT=OK
 	else
-		err_name "$E"
+		write_result_from_file "$E"
 	fi
 }
 
-# note ALLOWED WHAT: count RES; record it unless it is in ALLOWED
+# note ALLOWED WHAT: count WRITE_RESULT; record it unless it is in ALLOWED
 note() {
 	ops=$((ops + 1))
-	[ "$RES" = OK ] && oks=$((oks + 1))
+	[ "$WRITE_RESULT" = OK ] && oks=$((oks + 1))
 	case " $1 " in
-	*" $RES "*) ;;
+	*" $WRITE_RESULT "*) ;;
 	*)
 		bad=$((bad + 1))
-		[ "$bad" -le 5 ] && echo "$2: $RES" >>"$TMP/bad.$W"
+		[ "$bad" -le 5 ] && echo "$2: $WRITE_RESULT" >>"$TMP/bad.$W"
 		;;
 	esac
 }
@@ -207,7 +206,7 @@ WORKERS="user1 user2 user3 kreq ancestor expose unplug read"
 # Value of requests for target $1 in callback terms, one a line: the user
 # request (attribute) and every kernel request whose device is $1.
 live_requests() {
-	a=$(rd "$(eval "printf '%s' \"\$S_$1\"")/$ATTR")
+	a=$(line_of "$(eval "printf '%s' \"\$S_$1\"")/$ATTR")
 	case $a in
 	any) echo "$ANY" ;;
 	auto | '<missing>') ;;
@@ -224,8 +223,8 @@ check_target() {
 	vals=$(live_requests "$1")
 	want=$(printf '%s\n' "$vals" |
 		awk 'NF { if (m == "" || $1 + 0 < m + 0) m = $1 } END { print (m == "" ? -1 : m) }')
-	got=$(rd "$d/cb_last")
-	diag "$1: requests [$(printf '%s' "$vals" | tr '\n' ' ')], callback last $got ($(rd "$d/cb_count") calls)"
+	got=$(line_of "$d/cb_last")
+	diag "$1: requests [$(printf '%s' "$vals" | tr '\n' ' ')], callback last $got ($(line_of "$d/cb_count") calls)"
 	[ "$got" = none ] && got=-1
 	check_eq "$1 cb_last" "$got" "$want"
 }
@@ -242,11 +241,12 @@ check_listing() {
 	END { print "# " n + 0 " devices listed"; exit bad }' "$DBG"
 }
 
-ktap_begin "$SUITE" 17
+ktap_print_header
+ktap_set_plan 17
 
 ok=0
-mk sa && mk sp && mk sc "parent=sp nocb" && mk hx && mk hc "parent=hx" || ok=1
-result $ok "setup: targets sa, sp/sc, hx/hc"
+add_target sa && add_target sp && add_target sc "parent=sp nocb" && add_target hx && add_target hc "parent=hx" || ok=1
+ktap_result $ok "setup: targets sa, sp/sc, hx/hc"
 
 diag "running $WORKERS for ${DURATION}s"
 w_user 1 & w_user 2 & w_user 3 &
@@ -266,13 +266,13 @@ while [ $waited -lt $GRACE ]; do
 	waited=$((waited + 1))
 done
 if [ -n "$left" ]; then
-	result 1 "workers finish within ${GRACE}s of the deadline (stuck:$left)"
+	ktap_result 1 "workers finish within ${GRACE}s of the deadline (stuck:$left)"
 	[ -w /proc/sysrq-trigger ] && echo w >/proc/sysrq-trigger
-	diag "giving up: workers stuck in the kernel"
-	exit 1
+	# no clean-up: it could block on the stuck workers
+	ktap_exit_fail_msg "giving up: workers stuck in the kernel"
 fi
 wait
-result 0 "workers finished ${waited}s after the deadline"
+ktap_result 0 "workers finished ${waited}s after the deadline"
 
 total=0
 for w in $WORKERS; do
@@ -281,35 +281,33 @@ for w in $WORKERS; do
 	diag "$w: $ops operations, $oks succeeded, $bad unexpected results"
 	[ -s "$TMP/bad.$w" ] && diag "$(cat "$TMP/bad.$w")"
 	[ "$bad" = 0 ] && [ "$ops" -gt 0 ]
-	result $? "$w: only errors the race allows"
+	ktap_result $? "$w: only errors the race allows"
 done
 diag "stress: $total operations in ${DURATION}s"
 
 for t in sa sp hx hc; do
 	check_target "$t"
-	result $? "$t: callback last value is the minimum of the live requests"
+	ktap_result $? "$t: callback last value is the minimum of the live requests"
 done
 
 if [ -e "$DBG" ]; then
 	check_listing
-	result $? "debugfs listing: effective value applied for every device"
+	ktap_result $? "debugfs listing: effective value applied for every device"
 else
-	echo "ok $((KTAP_N + 1)) debugfs listing # SKIP no $DBG"
-	KTAP_N=$((KTAP_N + 1))
+	ktap_test_skip "debugfs listing: no $DBG"
 fi
 
 ok=0
-check_eq "sc cb_last" "$(rd "$D_sc/cb_last")" none || ok=1
-rm_all || ok=1
-check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || ok=1
+check_eq "sc cb_last" "$(line_of "$D_sc/cb_last")" none || ok=1
+remove_all_targets || ok=1
+check_eq leaked_requests "$(line_of "$CTL/leaked_requests")" 0 || ok=1
 for d in "$D_sa" "$D_sp" "$D_hx" "$S_sa" "$S_sp" "$S_hx"; do
 	[ -e "$d" ] && { diag "$d still present"; ok=1; }
 done
-result $ok "all targets removed, no leaked requests"
+ktap_result $ok "all targets removed, no leaked requests"
 
 ok=0
-mk sa && wr_ok "$(lt sa)" 42 && check_eq sa "$(cb_state sa)" 42/1 || ok=1
-result $ok "a new target works after the stress"
+add_target sa && write_ok "$(target_attr sa)" 42 && check_eq sa "$(callback_state sa)" 42/1 || ok=1
+ktap_result $ok "a new target works after the stress"
 
-echo "# $SUITE: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"
-finish
+finish_suite

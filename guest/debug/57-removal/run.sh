@@ -21,7 +21,6 @@
 # judge fails the run on any report.  The "done while the callback still
 # sleeps" checks are ordering checks, not timed ones (make bench times
 # them).
-SUITE=power_qos_removal
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 use_test_module
@@ -36,107 +35,108 @@ bg() {
 		if { echo "$3" >"$2"; } 2>"$TMP/err.$1"; then
 			echo OK >"$TMP/$1"
 		else
-			err_name "$TMP/err.$1"
-			echo "$RES" >"$TMP/$1"
+			write_result_from_file "$TMP/err.$1"
+			echo "$WRITE_RESULT" >"$TMP/$1"
 		fi
 	} &
 }
 
 # res TAG: the result of bg TAG
-res() { rd "$TMP/$1"; }
+res() { line_of "$TMP/$1"; }
 
 # during NAME TAG FILE TEXT: write TEXT to FILE; its result and whether the
 # call of NAME's callback that was sleeping before still slept after it
 # (the same number of calls had ended) are appended to $TMP/during, how
 # long it took (for the log) to $TMP/times
 during() {
-	rdv "$CTL/$1/cb_count"
-	d_count=$RD
-	timed "$3" "$4"
-	echo "$2 $MS ms" >>"$TMP/times"
+	read_line "$CTL/$1/cb_count"
+	d_count=$LINE
+	timed_write "$3" "$4"
+	echo "$2 $TIMED_MS ms" >>"$TMP/times"
 	d_busy=no
-	busy "$1" && rdv "$CTL/$1/cb_count" && [ "$RD" = "$d_count" ] && d_busy=yes
-	echo "$2 $T_RES $d_busy" >>"$TMP/during"
+	callback_sleeping "$1" && read_line "$CTL/$1/cb_count" && [ "$LINE" = "$d_count" ] && d_busy=yes
+	echo "$2 $TIMED_RESULT $d_busy" >>"$TMP/during"
 }
 
-# slow_target NAME USER [OPTIONS]: add target NAME (mk OPTIONS) with a user
-# space request of USER us and kernel request 1 of 300 us, its callback
-# sleeping SLOW_MS from now on
+# slow_target NAME USER [OPTIONS]: add target NAME (add_target OPTIONS)
+# with a user space request of USER us and kernel request 1 of 300 us, its
+# callback sleeping SLOW_MS from now on
 slow_target() {
-	mk "$1" ${3:+"$3"} &&
-		wr_ok "$(lt "$1")" "$2" &&
-		wr_ok "$(td "$1")/requests" "add 1 300" &&
-		wr_ok "$(td "$1")/cb_delay_ms" "$SLOW_MS"
+	add_target "$1" ${3:+"$3"} &&
+		write_ok "$(target_attr "$1")" "$2" &&
+		write_ok "$(target_debugfs "$1")/requests" "add 1 300" &&
+		write_ok "$(target_debugfs "$1")/cb_delay_ms" "$SLOW_MS"
 }
 
-ktap_begin "$SUITE" 8
+ktap_print_header
+ktap_set_plan 8
 
 # store
 ok=0
-mk sb && mk sc && slow_target sa 500 drv || ok=1
-bg store "$(lt sa)" 100
-wait_busy sa || ok=1
-bg del_sa "$(td sa)/delete" 1
+add_target sb && add_target sc && slow_target sa 500 drv || ok=1
+bg store "$(target_attr sa)" 100
+wait_callback_sleeping sa || ok=1
+bg del_sa "$(target_debugfs sa)/delete" 1
 sleep 0.5
 during sa add "$CTL/add_target" sd
 during sa remove "$CTL/remove_target" sb
-during sa chown "$(td sc)/chown" "1000 1000"
-forget sb
+during sa chown "$(target_debugfs sc)/chown" "1000 1000"
+forget_target sb
 TARGETS="$TARGETS sd"
 bg unbind "$DRV/unbind" sa
 wait
 diag "while sa's callback slept: $(tr '\n' ';' <"$TMP/during") ($(tr '\n' ';' <"$TMP/times"))"
-result $ok "store: sa's callback sleeps while a write waits for it and sa is deleted"
+ktap_result $ok "store: sa's callback sleeps while a write waits for it and sa is deleted"
 # device_change_owner() ends with -EINVAL for a device without a class,
 # after it has changed the owner of the device's attributes
 ok=0
 check_eq "operations on other devices (result, sa still sleeping)" \
 	"$(tr '\n' ';' <"$TMP/during")" "add OK yes;remove OK yes;chown EINVAL yes;" || ok=1
-check_eq "owner of sc's attribute" "$(stat -c %u:%g "$(lt sc)")" 1000:1000 || ok=1
-result $ok "store: another device added, one removed, one's owner changed while sa's removal waited"
+check_eq "owner of sc's attribute" "$(stat -c %u:%g "$(target_attr sc)")" 1000:1000 || ok=1
+ktap_result $ok "store: another device added, one removed, one's owner changed while sa's removal waited"
 ok=0
 check_eq "pending write" "$(res store)" OK || ok=1
 check_eq "delete" "$(res del_sa)" OK || ok=1
 check_eq "unbind" "$(res unbind)" OK || ok=1
-[ -e "$(sd sa)" ] && { diag "sa still in sysfs"; ok=1; }
-result $ok "store: the write, the removal and the unbind all returned"
-rmt sa || ok=1
+[ -e "$(target_sysfs sa)" ] && { diag "sa still in sysfs"; ok=1; }
+ktap_result $ok "store: the write, the removal and the unbind all returned"
+remove_target sa || ok=1
 
 # remove
 ok=0
 slow_target ra 100 || ok=1
-bg hide "$(td ra)/hide" 1
-wait_busy ra || ok=1
-bg del_ra "$(td ra)/delete" 1
+bg hide "$(target_debugfs ra)/hide" 1
+wait_callback_sleeping ra || ok=1
+bg del_ra "$(target_debugfs ra)/delete" 1
 sleep 0.5
-bg remove "$(td ra)/requests" "remove 1"
+bg remove "$(target_debugfs ra)/requests" "remove 1"
 wait
-result $ok "remove: ra's callback sleeps (hide), ra is deleted, its kernel request removed"
+ktap_result $ok "remove: ra's callback sleeps (hide), ra is deleted, its kernel request removed"
 ok=0
 check_eq "hide" "$(res hide)" OK || ok=1
 check_eq "delete" "$(res del_ra)" OK || ok=1
 case $(res remove) in OK | ENODEV) ;; *) diag "remove: $(res remove)"; ok=1 ;; esac
-check_eq "requests held" "$(cat "$(td ra)/requests")" '' || ok=1
-result $ok "remove: the request was freed after the call returned ($(res remove)), nothing left"
-rmt ra || ok=1
+check_eq "requests held" "$(cat "$(target_debugfs ra)/requests")" '' || ok=1
+ktap_result $ok "remove: the request was freed after the call returned ($(res remove)), nothing left"
+remove_target ra || ok=1
 
 # hide
 ok=0
 slow_target ha 500 || ok=1
-bg update "$(td ha)/requests" "update 1 200"
-wait_busy ha || ok=1
-bg hide "$(td ha)/hide" 1
+bg update "$(target_debugfs ha)/requests" "update 1 200"
+wait_callback_sleeping ha || ok=1
+bg hide "$(target_debugfs ha)/hide" 1
 sleep 0.5
-bg del_ha "$(td ha)/delete" 1
+bg del_ha "$(target_debugfs ha)/delete" 1
 wait
-result $ok "hide: ha's callback sleeps (update), its attribute is hidden, ha is deleted"
+ktap_result $ok "hide: ha's callback sleeps (update), its attribute is hidden, ha is deleted"
 ok=0
 check_eq "update" "$(res update)" OK || ok=1
 check_eq "hide" "$(res hide)" OK || ok=1
 check_eq "delete" "$(res del_ha)" OK || ok=1
-cbv ha
-check_eq "callback's last value" "${CB%/*}" -1 || ok=1
-result $ok "hide: all returned, the callback got -1 last"
-rmt ha || ok=1
+read_callback_state ha
+check_eq "callback's last value" "${CALLBACK_STATE%/*}" -1 || ok=1
+ktap_result $ok "hide: all returned, the callback got -1 last"
+remove_target ha || ok=1
 
-end_suite
+finish_with_removal_check

@@ -13,7 +13,6 @@
 # hits), user request over a kernel request, first kernel request, first
 # ancestor request, expose, and registering a device with a callback.
 # Leaks are checked by the kmemleak test that runs last.
-SUITE=power_qos_failslab
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 use_test_module
@@ -46,8 +45,8 @@ range() {
 }
 
 # nth_write N FILE VALUE: write VALUE (printf %b) to FILE with dd, failing
-# the N-th slab allocation within the filter's range; RES is OK or the
-# error, INJ the number of failures injected (0 or 1).
+# the N-th slab allocation within the filter's range; WRITE_RESULT is OK or
+# the error, INJ the number of failures injected (0 or 1).
 nth_write() {
 	printf '%b' "$3" >"$IN"
 	echo "$TIMES0" >"$FS/times"
@@ -55,9 +54,9 @@ nth_write() {
 	# aimed function count, so dd's own start-up does not
 	if sh -c 'echo "$1" >/proc/self/fail-nth && exec dd if="$2" of="$3" bs=4096 conv=notrunc' \
 			sh "$1" "$IN" "$2" >/dev/null 2>"$ERR"; then
-		RES=OK
+		WRITE_RESULT=OK
 	else
-		err_name "$ERR"
+		write_result_from_file "$ERR"
 	fi
 	INJ=$((TIMES0 - $(cat "$FS/times")))
 }
@@ -67,12 +66,12 @@ fresh() {
 	f_rev=
 	for f_t in "$@"; do f_rev="$f_t $f_rev"; done
 	for f_t in $f_rev; do
-		case " $TARGETS " in *" $f_t "*) rmt "$f_t" || return 1 ;; esac
+		case " $TARGETS " in *" $f_t "*) remove_target "$f_t" || return 1 ;; esac
 	done
 	for f_t in "$@"; do
 		case $f_t in
-		fq) mk fq "parent=fp nocb" ;;
-		*) mk "$f_t" ;;
+		fq) add_target fq "parent=fp nocb" ;;
+		*) add_target "$f_t" ;;
 		esac || return 1
 	done
 }
@@ -80,24 +79,24 @@ fresh() {
 # Per path: SYM, prep (state before each try), do (the write, with fail-nth
 # $n), state (what must not change on failure), done (check after success).
 user_first_prep() { SYM=pm_qos_latency_tolerance_us_store; fresh fa; }
-user_first_do() { nth_write "$n" "$(lt fa)" 100; }
-user_first_state() { echo "$(rd "$(lt fa)") $(cb_state fa)"; }
+user_first_do() { nth_write "$n" "$(target_attr fa)" 100; }
+user_first_state() { echo "$(line_of "$(target_attr fa)") $(callback_state fa)"; }
 user_first_done() { check_eq fa "$(user_first_state)" "100 100/1"; }
 
 user_update_prep() {
 	SYM=pm_qos_latency_tolerance_us_store NOALLOC=1
-	fresh fb && wr_ok "$(lt fb)" 100
+	fresh fb && write_ok "$(target_attr fb)" 100
 }
-user_update_do() { nth_write "$n" "$(lt fb)" 200; }
-user_update_state() { echo "$(rd "$(lt fb)") $(cb_state fb)"; }
+user_update_do() { nth_write "$n" "$(target_attr fb)" 200; }
+user_update_state() { echo "$(line_of "$(target_attr fb)") $(callback_state fb)"; }
 user_update_done() { check_eq fb "$(user_update_state)" "200 200/2"; }
 
 user_over_kernel_prep() {
 	SYM=pm_qos_latency_tolerance_us_store
-	fresh fc && wr_ok "$(td fc)/requests" "add 1 300"
+	fresh fc && write_ok "$(target_debugfs fc)/requests" "add 1 300"
 }
-user_over_kernel_do() { nth_write "$n" "$(lt fc)" 100; }
-user_over_kernel_state() { echo "$(rd "$(lt fc)") $(cb_state fc)"; }
+user_over_kernel_do() { nth_write "$n" "$(target_attr fc)" 100; }
+user_over_kernel_state() { echo "$(line_of "$(target_attr fc)") $(callback_state fc)"; }
 user_over_kernel_done() { check_eq fc "$(user_over_kernel_state)" "100 100/2"; }
 
 # Aimed at the test module's handler of "requests" writes, because
@@ -105,15 +104,15 @@ user_over_kernel_done() { check_eq fc "$(user_over_kernel_state)" "100 100/2"; }
 # records the owner), which leaves no trace on the stack.  The module's own
 # allocations fail first (last_ret stays 0), then the API's (last_ret -12).
 kernel_first_prep() { SYM=tpq_requests_write; fresh fd; }
-kernel_first_do() { nth_write "$n" "$(td fd)/requests" "add 1 50"; }
-kernel_first_state() { echo "$(cat "$(td fd)/requests") $(rd "$(lt fd)") $(cb_state fd)"; }
+kernel_first_do() { nth_write "$n" "$(target_debugfs fd)/requests" "add 1 50"; }
+kernel_first_state() { echo "$(cat "$(target_debugfs fd)/requests") $(line_of "$(target_attr fd)") $(callback_state fd)"; }
 kernel_first_done() { check_eq fd "$(kernel_first_state)" "1 50 fd auto 50/1"; }
 kernel_first_failed() {
-	rdv "$(td fd)/last_ret"
-	case $RD in
+	read_line "$(target_debugfs fd)/last_ret"
+	case $LINE in
 	-12) API_FAILS=$((API_FAILS + 1)) ;;
 	0) ;;
-	*) diag "fd last_ret: got $RD, expected 0 or -12"; return 1 ;;
+	*) diag "fd last_ret: got $LINE, expected 0 or -12"; return 1 ;;
 	esac
 }
 kernel_first_end() {
@@ -121,42 +120,43 @@ kernel_first_end() {
 }
 
 ancestor_first_prep() { SYM=dev_pm_qos_add_ancestor_request; fresh fp fq; }
-ancestor_first_do() { nth_write "$n" "$(td fq)/requests" "ancestor 1 30"; }
-ancestor_first_state() { echo "$(cat "$(td fq)/requests") $(rd "$(lt fp)") $(cb_state fp)"; }
+ancestor_first_do() { nth_write "$n" "$(target_debugfs fq)/requests" "ancestor 1 30"; }
+ancestor_first_state() { echo "$(cat "$(target_debugfs fq)/requests") $(line_of "$(target_attr fp)") $(callback_state fp)"; }
 ancestor_first_done() { check_eq fp "$(ancestor_first_state)" "1 30 fp auto 30/1"; }
-ancestor_first_failed() { check_eq "fq last_ret" "$(rd "$(td fq)/last_ret")" -12; }
+ancestor_first_failed() { check_eq "fq last_ret" "$(line_of "$(target_debugfs fq)/last_ret")" -12; }
 
 expose_prep() {
 	SYM=dev_pm_qos_expose_latency_tolerance
-	fresh fe && wr_ok "$(lt fe)" 70 && wr_ok "$(td fe)/hide" 1
+	fresh fe && write_ok "$(target_attr fe)" 70 && write_ok "$(target_debugfs fe)/hide" 1
 }
-expose_do() { nth_write "$n" "$(td fe)/expose" 1; }
-expose_state() { echo "$(rd "$(lt fe)") $(cb_state fe)"; }
+expose_do() { nth_write "$n" "$(target_debugfs fe)/expose" 1; }
+expose_state() { echo "$(line_of "$(target_attr fe)") $(callback_state fe)"; }
 expose_done() {
 	check_eq fe "$(expose_state)" "auto -1/2" &&
-		check_eq "mode of $ATTR" "$(stat -c %a "$(lt fe)")" 644 &&
-		wr_ok "$(lt fe)" 60 && check_eq fe "$(expose_state)" "60 60/3"
+		check_eq "mode of $ATTR" "$(stat -c %a "$(target_attr fe)")" 644 &&
+		write_ok "$(target_attr fe)" 60 && check_eq fe "$(expose_state)" "60 60/3"
 }
 
 # device_add() of a target with a callback: dpm_sysfs_add() adds the
 # attribute; on failure the target must not exist.
 add_device_prep() {
 	SYM=dpm_sysfs_add
-	case " $TARGETS " in *" fg "*) rmt fg ;; esac
+	case " $TARGETS " in *" fg "*) remove_target fg ;; esac
 }
 add_device_do() {
 	nth_write "$n" "$CTL/add_target" fg
-	# a top-level target: sd and lt find it without an SD_fg
-	[ "$RES" = OK ] && TARGETS="$TARGETS fg"
+	# a top-level target: target_sysfs and target_attr find it without a
+	# TARGET_SYSFS_fg
+	[ "$WRITE_RESULT" = OK ] && TARGETS="$TARGETS fg"
 }
 add_device_state() {
 	if [ -e "$DEVS/fg" ]; then echo present; else echo absent; fi
-	if [ -e "$(td fg)" ]; then echo present; else echo absent; fi
-	rd "$CTL/leaked_requests"
+	if [ -e "$(target_debugfs fg)" ]; then echo present; else echo absent; fi
+	line_of "$CTL/leaked_requests"
 }
 add_device_done() {
-	check_eq fg "$(rd "$(lt fg)") $(cb_state fg)" "auto none/0" &&
-		wr_ok "$(lt fg)" 5 && check_eq fg "$(cb_state fg)" 5/1
+	check_eq fg "$(line_of "$(target_attr fg)") $(callback_state fg)" "auto none/0" &&
+		write_ok "$(target_attr fg)" 5 && check_eq fg "$(callback_state fg)" 5/1
 }
 
 # sweep PATH: see the top of the file
@@ -174,7 +174,7 @@ sweep() {
 		before=$("${p}_state")
 		"${p}_do"
 		ninj=$((ninj + INJ))
-		case $RES in
+		case $WRITE_RESULT in
 		OK)
 			"${p}_done" || { diag "try $n: wrong state after success"; bad=1; }
 			[ "$INJ" = 0 ] && { complete=1; break; }
@@ -190,7 +190,7 @@ sweep() {
 			fi
 			;;
 		*)
-			diag "try $n: $RES (injected $INJ)"
+			diag "try $n: $WRITE_RESULT (injected $INJ)"
 			bad=1
 			;;
 		esac
@@ -214,7 +214,8 @@ sweep() {
 
 n_paths=0
 for p in $PATHS; do n_paths=$((n_paths + 1)); done
-ktap_begin "$SUITE" $((n_paths + 2))
+ktap_print_header
+ktap_set_plan $((n_paths + 2))
 
 ok=0
 for f in probability interval times space verbose task-filter ignore-gfp-wait \
@@ -232,18 +233,18 @@ if [ $ok = 0 ]; then
 	echo N >"$FS/cache-filter"
 	echo 32 >"$FS/stacktrace-depth"
 fi
-result $ok "failslab with stack trace filter and fail-nth available"
+ktap_result $ok "failslab with stack trace filter and fail-nth available"
 if [ $ok != 0 ]; then
-	for p in $PATHS; do result 1 "$p: not run (no failslab)"; done
-	result 1 "cleanup not run"
-	exit 1
+	for p in $PATHS; do ktap_result 1 "$p: not run (no failslab)"; done
+	ktap_result 1 "cleanup not run"
+	finish_suite
 fi
 
 for p in $PATHS; do
 	sweep "$p"
-	result $? "$p: $WHAT"
+	ktap_result $? "$p: $WHAT"
 done
 
 echo Y >"$FS/ignore-gfp-wait"
 echo 1 >"$FS/times"
-end_suite
+finish_with_removal_check

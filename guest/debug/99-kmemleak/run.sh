@@ -7,7 +7,6 @@
 # minimum age), and what is left of the kernel log holds no report (the
 # patterns of /etc/kernel-reports: guest/kernel-reports, the list the host's
 # qemu/judge.py reads).
-SUITE=kmemleak
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 use_test_module
@@ -15,15 +14,16 @@ use_test_module
 KL=/sys/kernel/debug/kmemleak
 PATTERNS=/etc/kernel-reports
 
-ktap_begin "$SUITE" 4
+ktap_print_header
+ktap_set_plan 4
 
 ok=0
 left=$(find "$DEVS" -mindepth 1 -maxdepth 1 -type d ! -name power | wc -l)
 check_eq "target devices left in $DEVS" "$left" 0 || ok=1
 left=$(find "$CTL" -mindepth 1 -maxdepth 1 -type d | wc -l)
 check_eq "target directories left in $CTL" "$left" 0 || ok=1
-check_eq leaked_requests "$(rd "$CTL/leaked_requests")" 0 || ok=1
-result $ok "no test target left, no leaked request"
+check_eq leaked_requests "$(line_of "$CTL/leaked_requests")" 0 || ok=1
+ktap_result $ok "no test target left, no leaked request"
 
 ok=0
 if [ -r "$KL" ] && echo scan >"$KL" 2>"$ERR"; then
@@ -32,7 +32,7 @@ else
 	diag "kmemleak not usable: $(cat "$ERR" 2>/dev/null)"
 	ok=1
 fi
-result $ok "kmemleak available"
+ktap_result $ok "kmemleak available"
 
 ok=0
 if [ -r "$KL" ]; then
@@ -47,7 +47,7 @@ if [ -r "$KL" ]; then
 else
 	ok=1
 fi
-result $ok "kmemleak: no suspected leaks"
+ktap_result $ok "kmemleak: no suspected leaks"
 
 ok=0
 dmesg >"$TMP/dmesg" 2>&1 || ok=1
@@ -68,7 +68,6 @@ if [ -s "$TMP/reports" ]; then
 	diag "$(head -n 50 "$TMP/reports")"
 	ok=1
 fi
-result $ok "no kernel report in the log buffer"
+ktap_result $ok "no kernel report in the log buffer"
 
-echo "# $SUITE: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL"
-finish
+finish_suite

@@ -42,48 +42,49 @@ rows="0 1 2 31 32 33 999 1000 1023 1024 1047 1048 2999 3000 32767 32768
 count=0
 for t in $rows; do count=$((count + 1)); done
 
-ktap_begin lpss_ltr $((count * 2 + 16))
+ktap_print_header
+ktap_set_plan $((count * 2 + 16))
 echo "HOST-XP-PLAN 6"
 
 for t in $rows; do
 	want=$(expect "$t")
 	echo "$t" > "$LPSS_ATTR"
-	sw=$(reg $SW_LTR) gen=$(reg $GENERAL)
+	sw=$(lpss_reg $SW_LTR) gen=$(lpss_reg $GENERAL)
 	# the no-snoop half (bits 31:16) is not the driver's: it stays 0
 	[ $((sw)) = "$want" ]
-	result $? "$t us: SW_LTR $(printf '0x%08x' "$sw") == $(printf '0x%08x' "$want")"
+	ktap_result $? "$t us: SW_LTR $(printf '0x%08x' "$sw") == $(printf '0x%08x' "$want")"
 	[ $((gen & MODE_SW)) = $MODE_SW ]
-	result $? "$t us: GENERAL.SW set ($(printf '0x%08x' "$gen"))"
+	ktap_result $? "$t us: GENERAL.SW set ($(printf '0x%08x' "$gen"))"
 	case $t in 1|1000|3000|33522|2147483646) host_xp $SW_LTR "$want" "$t us" ;; esac
 done
 
 # auto -> value -> any -> auto
 echo auto > "$LPSS_ATTR"
-before=$(reg $SW_LTR)
-[ $(($(reg $GENERAL) & MODE_SW)) = 0 ]; result $? "auto: GENERAL.SW clear"
-[ "$(reg $SW_LTR)" = "$before" ]; result $? "auto: SW_LTR left alone"
+before=$(lpss_reg $SW_LTR)
+[ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ]; ktap_result $? "auto: GENERAL.SW clear"
+[ "$(lpss_reg $SW_LTR)" = "$before" ]; ktap_result $? "auto: SW_LTR left alone"
 echo 500 > "$LPSS_ATTR"
-[ $(($(reg $SW_LTR) & 0xffff)) = "$(expect 500)" ] && [ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]
-result $? "auto -> 500: software mode, SW_LTR $(hex "$(expect 500)")"
+[ $(($(lpss_reg $SW_LTR) & 0xffff)) = "$(expect 500)" ] && [ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]
+ktap_result $? "auto -> 500: software mode, SW_LTR $(hex "$(expect 500)")"
 echo any > "$LPSS_ATTR"
-sw=$(reg $SW_LTR)
-[ $((sw & REQ)) = 0 ] && [ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]
-result $? "500 -> any: software mode, requirement cleared ($(hex $((sw & 0xffff))))"
+sw=$(lpss_reg $SW_LTR)
+[ $((sw & REQ)) = 0 ] && [ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]
+ktap_result $? "500 -> any: software mode, requirement cleared ($(hex $((sw & 0xffff))))"
 host_xp $SW_LTR $((sw & 0xffff)) "any"
 echo auto > "$LPSS_ATTR"
-[ $(($(reg $GENERAL) & MODE_SW)) = 0 ] && [ "$(reg $SW_LTR)" = "$sw" ]
-result $? "any -> auto: GENERAL.SW clear, SW_LTR left alone"
+[ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ] && [ "$(lpss_reg $SW_LTR)" = "$sw" ]
+ktap_result $? "any -> auto: GENERAL.SW clear, SW_LTR left alone"
 echo 700 > "$LPSS_ATTR"
 echo 700 > "$LPSS_ATTR"
-[ $(($(reg $SW_LTR) & 0xffff)) = "$(expect 700)" ]; result $? "same value twice: SW_LTR $(hex "$(expect 700)")"
+[ $(($(lpss_reg $SW_LTR) & 0xffff)) = "$(expect 700)" ]; ktap_result $? "same value twice: SW_LTR $(hex "$(expect 700)")"
 
 echo 900 > "$LPSS_ATTR"
 
 # Register loss: wipe the registers behind the driver's back, then a
 # suspend/resume cycle must program them again.
 want=$(expect 900)
-setreg $SW_LTR 0
-setreg $GENERAL $(($(reg $GENERAL) & ~MODE_SW))
+lpss_set_reg $SW_LTR 0
+lpss_set_reg $GENERAL $(($(lpss_reg $GENERAL) & ~MODE_SW))
 # pm_test=platform: devices go through every suspend and resume phase
 # (the late and noirq ones too), the system does not sleep.
 rc=1
@@ -94,44 +95,44 @@ if [ -w /sys/power/pm_test ] && grep -qw mem /sys/power/state; then
 	if echo mem > /sys/power/state; then rc=0; fi
 	echo none > /sys/power/pm_test
 fi
-result $rc "suspend/resume cycle ran ($(cat /sys/power/state))"
-[ $(($(reg $SW_LTR) & 0xffff)) = "$want" ]
-result $? "after resume: SW_LTR $(hex $(($(reg $SW_LTR) & 0xffff))) == $(hex "$want")"
-[ $(($(reg $GENERAL) & MODE_SW)) = $MODE_SW ]; result $? "after resume: GENERAL.SW set"
+ktap_result $rc "suspend/resume cycle ran ($(cat /sys/power/state))"
+[ $(($(lpss_reg $SW_LTR) & 0xffff)) = "$want" ]
+ktap_result $? "after resume: SW_LTR $(hex $(($(lpss_reg $SW_LTR) & 0xffff))) == $(hex "$want")"
+[ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]; ktap_result $? "after resume: GENERAL.SW set"
 
 # auto across a resume leaves the hardware alone
 echo auto > "$LPSS_ATTR"
-setreg $SW_LTR 0x00001234
+lpss_set_reg $SW_LTR 0x00001234
 if [ -w /sys/power/pm_test ]; then
 	echo platform > /sys/power/pm_test
 	echo mem > /sys/power/state
 	echo none > /sys/power/pm_test
 fi
-[ "$(reg $SW_LTR)" = 0x00001234 ] && [ $(($(reg $GENERAL) & MODE_SW)) = 0 ]
-result $? "auto: resume does not touch SW_LTR or the mode"
+[ "$(lpss_reg $SW_LTR)" = 0x00001234 ] && [ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ]
+ktap_result $? "auto: resume does not touch SW_LTR or the mode"
 
 # GENERAL is shared: spi-pxa2xx sets bit 24 (RX timeout hold-off
 # disable) in it on Lynxpoint, after this driver has bound; bit 16 stands
 # for any other bit that is not ours.  Whatever the value and mode, and
 # across a suspend/resume cycle, only the mode bit may change.
 FOREIGN=$(((1 << 24) | (1 << 16)))
-setreg $GENERAL $(($(reg $GENERAL) | FOREIGN))
+lpss_set_reg $GENERAL $(($(lpss_reg $GENERAL) | FOREIGN))
 for v in 500 any auto 600 700; do
 	echo $v > "$LPSS_ATTR"
-	gen=$(reg $GENERAL) mode=$MODE_SW
+	gen=$(lpss_reg $GENERAL) mode=$MODE_SW
 	[ $v = auto ] && mode=0
 	[ $((gen & FOREIGN)) = $FOREIGN ] && [ $((gen & MODE_SW)) = $mode ]
-	result $? "foreign GENERAL bits kept after $v ($(printf '0x%08x' "$gen"))"
+	ktap_result $? "foreign GENERAL bits kept after $v ($(printf '0x%08x' "$gen"))"
 done
 if [ -w /sys/power/pm_test ]; then
 	echo platform > /sys/power/pm_test
 	echo mem > /sys/power/state
 	echo none > /sys/power/pm_test
 fi
-gen=$(reg $GENERAL)
+gen=$(lpss_reg $GENERAL)
 [ $((gen & FOREIGN)) = $FOREIGN ] && [ $((gen & MODE_SW)) = $MODE_SW ]
-result $? "foreign GENERAL bits kept across suspend/resume ($(printf '0x%08x' "$gen"))"
+ktap_result $? "foreign GENERAL bits kept across suspend/resume ($(printf '0x%08x' "$gen"))"
 echo auto > "$LPSS_ATTR"
-setreg $GENERAL $(($(reg $GENERAL) & ~FOREIGN))
+lpss_set_reg $GENERAL $(($(lpss_reg $GENERAL) & ~FOREIGN))
 
-ktap_end lpss_ltr
+ktap_finished

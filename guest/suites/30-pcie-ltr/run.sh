@@ -8,7 +8,6 @@
 # ones come from the table below, not from an encoder.
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
-SUITE=pcie_ltr
 T=/sys/kernel/debug/test_pcie_ltr_qos
 EP=$T/ep0
 DRV=/sys/bus/pci/drivers/test_pcie_ltr_qos
@@ -82,12 +81,9 @@ sweep="0 1 31 32 33 999 1000 1023 1024 1047 1048 2000 3000 3145 3146 5000
 count=0
 for t in $sweep; do count=$((count + 1)); done
 
-ktap_begin $SUITE $((count + 61))
-
-if ! [ -d "$EP" ]; then
-	echo "not ok 1 $T missing (CONFIG_TEST_PCIE_LTR_QOS)"
-	exit 1
-fi
+[ -d "$EP" ] || cannot_run "$T missing (CONFIG_TEST_PCIE_LTR_QOS)"
+ktap_print_header
+ktap_set_plan $((count + 61))
 TMP=$(mktemp -d /tmp/pcieltr.XXXXXX)
 ERR=$TMP/err IN=$TMP/in
 
@@ -95,7 +91,7 @@ hex() { printf '0x%04x' "$1"; }
 hex32() { printf '0x%08x' "$1"; }
 
 # name FN: the PCI name of the test bridge's function FN (ep0, mf1, ...)
-name() { rd "$T/$1/name"; }
+name() { line_of "$T/$1/name"; }
 # attr FN: the latency tolerance attribute of FN
 attr() { echo "/sys/bus/pci/devices/$(name "$1")/$ATTR"; }
 
@@ -145,7 +141,7 @@ chk_fn() {
 	auto | any) is_ceiling "$1" "$2" ;;
 	*) is_regs "$1" "$(word "$2" "$3" 1)" "$(word "$2" "$3" 2)" ;;
 	esac
-	result $? "$4: $(words)"
+	ktap_result $? "$4: $(words)"
 }
 
 # chk US DESC: ep0 holds the registers for an effective tolerance of US
@@ -156,13 +152,13 @@ DEV=/sys/bus/pci/devices/$NAME
 A=$DEV/$ATTR
 
 # set_lt VALUE: write VALUE to ep0's attribute
-set_lt() { wr_ok "$A" "$1"; }
+set_lt() { write_ok "$A" "$1"; }
 
 logged() { dmesg | grep -c "$NAME: LTR: tolerance of"; }
 
-bind() { wr_ok "$DRV/bind" "$NAME"; }
-unbind() { wr_ok "$DRV/unbind" "$NAME"; }
-mode() { wr_ok "$T/driver_mode" "$1"; }
+bind() { write_ok "$DRV/bind" "$NAME"; }
+unbind() { write_ok "$DRV/unbind" "$NAME"; }
+mode() { write_ok "$T/driver_mode" "$1"; }
 
 # suspend_cycle: every suspend and resume phase of the devices (the noirq
 # ones too, where the PCI core saves and restores), pm_test=platform
@@ -179,23 +175,23 @@ suspend_cycle() {
 }
 
 # Enumeration, with no _DSM above ep0: firmware's values, before and after
-[ -d "$DEV" ] && [ "$(rd "$DEV/vendor")" = 0x1b36 ]
-result $? "ep0 enumerated by the PCI core as $NAME"
-[ "$(rd "$EP/ltr_en")" = 1 ] && [ "$(rd "$EP/max_at_enable")" = "$(hex32 "$(ceil_of ep0)")" ]
-result $? "ep0: LTR enabled by the PCI core over firmware's max latencies ($(rd "$EP/max_at_enable"))"
+[ -d "$DEV" ] && [ "$(line_of "$DEV/vendor")" = 0x1b36 ]
+ktap_result $? "ep0 enumerated by the PCI core as $NAME"
+[ "$(line_of "$EP/ltr_en")" = 1 ] && [ "$(line_of "$EP/max_at_enable")" = "$(hex32 "$(ceil_of ep0)")" ]
+ktap_result $? "ep0: LTR enabled by the PCI core over firmware's max latencies ($(line_of "$EP/max_at_enable"))"
 is_ceiling ep0 ep0
-result $? "ep0: firmware values untouched at enumeration: $(words)"
-[ "$(rd "$A")" = auto ]
-result $? "ep0: $ATTR present, reads $(rd "$A")"
+ktap_result $? "ep0: firmware values untouched at enumeration: $(words)"
+[ "$(line_of "$A")" = auto ]
+ktap_result $? "ep0: $ATTR present, reads $(line_of "$A")"
 regs ep1
 ! [ -e "$(attr ep1)" ] && [ $((S)) = 0 ] && [ $((N)) = 0 ]
-result $? "ep1 (firmware left 0, no _DSM): no attribute, $(words)"
+ktap_result $? "ep1 (firmware left 0, no _DSM): no attribute, $(words)"
 nvme=
 for d in /sys/bus/pci/devices/*; do
-	case $(rd "$d/class") in 0x010802) nvme=$d ;; esac
+	case $(line_of "$d/class") in 0x010802) nvme=$d ;; esac
 done
 [ -n "$nvme" ] && ! [ -e "$nvme/$ATTR" ]
-result $? "NVMe controller ${nvme##*/} (no LTR capability): no attribute"
+ktap_result $? "NVMe controller ${nvme##*/} (no LTR capability): no attribute"
 
 # The _DSM of the port right above a component (PCI Firmware r3.3, sec
 # 4.6.6) is in its registers before LTR is enabled (PCIe r6.0, sec 7.8.2):
@@ -204,12 +200,12 @@ result $? "NVMe controller ${nvme##*/} (no LTR capability): no attribute"
 # the path through the switch, it gets none.
 for f in mf0:rp02 us:rp03; do
 	c=$(ceil_of "${f#*:}")
-	[ "$(rd "$T/${f%:*}/max_at_enable")" = "$(hex32 "$c")" ]
-	result $? "${f%:*}: LTR enabled over the _DSM max latencies of ${f#*:} ($(rd "$T/${f%:*}/max_at_enable"), expected $(hex32 "$c"))"
+	[ "$(line_of "$T/${f%:*}/max_at_enable")" = "$(hex32 "$c")" ]
+	ktap_result $? "${f%:*}: LTR enabled over the _DSM max latencies of ${f#*:} ($(line_of "$T/${f%:*}/max_at_enable"), expected $(hex32 "$c"))"
 done
 regs sw0
 [ $((S)) = 0 ] && [ $((N)) = 0 ] && ! [ -e "$(attr sw0)" ]
-result $? "sw0 (below a port without _DSM): $(words), no attribute"
+ktap_result $? "sw0 (below a port without _DSM): $(words), no attribute"
 
 # The sweep: both words rounded down, never above their ceiling
 for t in $sweep; do
@@ -217,7 +213,7 @@ for t in $sweep; do
 	chk "$t" "$t us"
 done
 [ "$(logged)" = 1 ]
-result $? "a tolerance above the ceiling logged once ($(logged) line)"
+ktap_result $? "a tolerance above the ceiling logged once ($(logged) line)"
 diag "$(dmesg | grep "$NAME: LTR: tolerance of")"
 
 set_lt 500
@@ -230,7 +226,7 @@ chk any "500 -> any: the ceiling"
 set_lt auto
 
 # A kernel request (the test module's) with the user space one
-wr_ok "$EP/request" 200
+write_ok "$EP/request" 200
 chk 200 "kernel request 200"
 set_lt 100
 chk 100 "kernel 200, user 100"
@@ -238,55 +234,55 @@ set_lt 500
 chk 200 "kernel 200, user 500"
 set_lt auto
 chk 200 "kernel 200, user auto"
-wr_ok "$EP/request" 50
+write_ok "$EP/request" 50
 chk 50 "kernel request updated to 50"
-wr_ok "$EP/request" 5000
+write_ok "$EP/request" 5000
 chk 5000 "kernel request 5000, above the snoop ceiling only"
-wr_ok "$EP/request" remove
-[ "$(rd "$A")" = auto ] && is_ceiling ep0 ep0
-result $? "kernel request removed: the ceiling, attribute auto: $(words)"
+write_ok "$EP/request" remove
+[ "$(line_of "$A")" = auto ] && is_ceiling ep0 ep0
+ktap_result $? "kernel request removed: the ceiling, attribute auto: $(words)"
 
 # D3cold: saved before power-off, a change while off, restored at power-on
 set_lt 100
-wr_ok "$EP/power" d3cold
+write_ok "$EP/power" d3cold
 set_lt 300
-wr_ok "$EP/power" d0
+write_ok "$EP/power" d0
 chk 300 "300 written in D3cold, after power-on"
-[ "$(rd "$EP/ltr_en")" = 1 ]
-result $? "after power-on: LTR enabled again ($(rd "$EP/ltr_en"))"
+[ "$(line_of "$EP/ltr_en")" = 1 ]
+ktap_result $? "after power-on: LTR enabled again ($(line_of "$EP/ltr_en"))"
 
 # The port above in D3hot (ep0 suspended first, as runtime PM does): a
 # change then is not written to a device that cannot take it, and is there
 # after the port and ep0 are back
-lost0=$(rd "$EP/lost")
-wr_ok "$T/rp0/power" d3hot
+lost0=$(line_of "$EP/lost")
+write_ok "$T/rp0/power" d3hot
 set_lt 700
-lost1=$(rd "$EP/lost")
-wr_ok "$T/rp0/power" d0
+lost1=$(line_of "$EP/lost")
+write_ok "$T/rp0/power" d0
 [ "$lost1" = "$lost0" ]
-result $? "700 while rp0 was in D3hot: no write lost (lost $lost0 -> $lost1)"
+ktap_result $? "700 while rp0 was in D3hot: no write lost (lost $lost0 -> $lost1)"
 chk 700 "700 while rp0 was in D3hot, after it and ep0 are back"
 
 # State lost behind the PCI core's back, then saved and restored: what was
 # programmed is saved, not what the device holds
 set_lt 400
-wr_ok "$EP/lose" 1
+write_ok "$EP/lose" 1
 is_regs ep0 0 0
-result $? "lost: $(words)"
-wr_ok "$EP/save_restore" 1
+ktap_result $? "lost: $(words)"
+write_ok "$EP/save_restore" 1
 chk 400 "lost, then saved and restored"
 
 # A reset of ep0 (the Secondary Bus Reset of rp0, through sysfs): its
 # registers go back to 0, pci_reset_function() restores the value
 set_lt 350
-wr_ok "$DEV/reset" 1
+write_ok "$DEV/reset" 1
 chk 350 "350, then a reset of ep0"
 
 # The same across a suspend/resume cycle
 set_lt 600
-wr_ok "$EP/lose" 1
+write_ok "$EP/lose" 1
 suspend_cycle
-result $? "suspend/resume cycle ran ($(cat /sys/power/state))"
+ktap_result $? "suspend/resume cycle ran ($(cat /sys/power/state))"
 chk 600 "lost, then suspended and resumed"
 
 # Drivers: the test driver is bound ("plain": it keeps the PCI core's
@@ -299,21 +295,21 @@ chk 250 "driver unbound: 250"
 # requests go to it, and bound the LTR no more (the ceiling)
 mode own
 bind
-[ "$(rd "$T/own_cb")" = 250 ] && is_ceiling ep0 ep0
-result $? "driver with its own callback bound: it got $(rd "$T/own_cb"), $(words)"
+[ "$(line_of "$T/own_cb")" = 250 ] && is_ceiling ep0 ep0
+ktap_result $? "driver with its own callback bound: it got $(line_of "$T/own_cb"), $(words)"
 set_lt 120
-[ "$(rd "$T/own_cb")" = 120 ] && is_ceiling ep0 ep0
-result $? "own callback: 120 goes to it ($(rd "$T/own_cb")), $(words)"
-wr_ok "$EP/request" 150
-[ "$(rd "$T/own_cb")" = 120 ] && is_ceiling ep0 ep0
-result $? "own callback: kernel request 150 too ($(rd "$T/own_cb")), $(words)"
+[ "$(line_of "$T/own_cb")" = 120 ] && is_ceiling ep0 ep0
+ktap_result $? "own callback: 120 goes to it ($(line_of "$T/own_cb")), $(words)"
+write_ok "$EP/request" 150
+[ "$(line_of "$T/own_cb")" = 120 ] && is_ceiling ep0 ep0
+ktap_result $? "own callback: kernel request 150 too ($(line_of "$T/own_cb")), $(words)"
 # Its remove hides the attribute and clears its callback: the PCI core
 # installs its own again, programs the request left and exposes it
 unbind
-[ "$(rd "$A")" = auto ]
-result $? "own callback's driver unbound: $ATTR back, reads $(rd "$A")"
+[ "$(line_of "$A")" = auto ]
+ktap_result $? "own callback's driver unbound: $ATTR back, reads $(line_of "$A")"
 chk 150 "own callback's driver unbound: kernel request 150 programmed"
-wr_ok "$EP/request" remove
+write_ok "$EP/request" remove
 chk auto "kernel request removed"
 mode plain
 bind
@@ -325,79 +321,79 @@ set_lt auto
 # Function 0 may: PCIe r6.0, sec 7.8.2), its tolerance bounds Function 0's
 # registers too
 MF1A=$(attr mf1)
-[ "$(rd "$MF1A")" = auto ] && [ "$(rd "$(attr mf0)")" = auto ]
-result $? "mf0 and mf1 have $ATTR ($(rd "$(attr mf0)"), $(rd "$MF1A"))"
-wr_ok "$MF1A" 100
+[ "$(line_of "$MF1A")" = auto ] && [ "$(line_of "$(attr mf0)")" = auto ]
+ktap_result $? "mf0 and mf1 have $ATTR ($(line_of "$(attr mf0)"), $(line_of "$MF1A"))"
+write_ok "$MF1A" 100
 chk_fn mf0 rp02 100 "mf1 100: mf0's registers"
-wr_ok "$(attr mf0)" 500
+write_ok "$(attr mf0)" 500
 chk_fn mf0 rp02 100 "mf0 500, mf1 100"
-wr_ok "$MF1A" auto
+write_ok "$MF1A" auto
 chk_fn mf0 rp02 500 "mf0 500, mf1 auto"
-wr_ok "$T/mf1/request" 90
+write_ok "$T/mf1/request" 90
 chk_fn mf0 rp02 90 "mf0 500, mf1 kernel request 90"
-wr_ok "$T/mf1/request" remove
-wr_ok "$(attr mf0)" 600
+write_ok "$T/mf1/request" remove
+write_ok "$(attr mf0)" 600
 chk_fn mf0 rp02 600 "mf0 600 (above the snoop ceiling)"
 # mf1 goes (its requests with it), and comes back
-wr_ok "$MF1A" 50
+write_ok "$MF1A" 50
 MF1D=/sys/bus/pci/devices/$(name mf1)
-wr_ok "$MF1D/remove" 1
+write_ok "$MF1D/remove" 1
 chk_fn mf0 rp02 600 "mf1 (50) removed: mf0 600 alone"
-wr_ok /sys/bus/pci/rescan 1
-wr_ok "$MF1A" 50
+write_ok /sys/bus/pci/rescan 1
+write_ok "$MF1A" 50
 chk_fn mf0 rp02 50 "mf1 found again, 50"
 # mf0 goes, mf1 stays: its requests are kept for mf0's return
 MF0D=/sys/bus/pci/devices/$(name mf0)
-wr_ok "$MF0D/remove" 1
-wr_ok "$MF1A" 90
-wr_ok /sys/bus/pci/rescan 1
+write_ok "$MF0D/remove" 1
+write_ok "$MF1A" 90
+write_ok /sys/bus/pci/rescan 1
 chk_fn mf0 rp02 90 "mf0 removed, mf1 90, mf0 found again"
-wr_ok "$MF1A" auto
+write_ok "$MF1A" auto
 is_ceiling mf0 rp02
-result $? "mf1 auto: mf0's ceilings: $(words)"
+ktap_result $? "mf1 auto: mf0's ceilings: $(words)"
 
 # A Switch Upstream Port has the capability too
 USA=$(attr us)
-[ "$(rd "$USA")" = auto ]
-result $? "the Switch Upstream Port has $ATTR ($(rd "$USA"))"
-wr_ok "$USA" 50
+[ "$(line_of "$USA")" = auto ]
+ktap_result $? "the Switch Upstream Port has $ATTR ($(line_of "$USA"))"
+write_ok "$USA" 50
 chk_fn us rp03 50 "Switch Upstream Port 50"
-wr_ok "$USA" 400
+write_ok "$USA" 400
 chk_fn us rp03 400 "Switch Upstream Port 400"
 
 # The same under ARI: Function 8 (devfn 0x08, "slot 1" without ARI) of the
 # device below rp4 has no LTR capability, Function 0 has
 AR8A=$(attr ar8)
-[ "$(rd "$AR8A")" = auto ]
-result $? "ARI Function 8 has $ATTR ($(rd "$AR8A"))"
-wr_ok "$AR8A" 100
+[ "$(line_of "$AR8A")" = auto ]
+ktap_result $? "ARI Function 8 has $ATTR ($(line_of "$AR8A"))"
+write_ok "$AR8A" 100
 chk_fn ar0 ep0 100 "ARI Function 8 100: Function 0's registers"
-wr_ok "$(attr ar0)" 50
+write_ok "$(attr ar0)" 50
 chk_fn ar0 ep0 50 "ARI Function 0 50, Function 8 100"
-wr_ok "$(attr ar0)" auto
-wr_ok "$AR8A" auto
+write_ok "$(attr ar0)" auto
+write_ok "$AR8A" auto
 is_ceiling ar0 ep0
-result $? "ARI Functions 0 and 8 auto: the ceilings, $(words)"
+ktap_result $? "ARI Functions 0 and 8 auto: the ceilings, $(words)"
 
 # A device hot-added below ds1, whose _DSM gives the latencies: they are
 # in its registers before LTR is enabled
-wr_ok "$T/hp0/plug" 1
-wr_ok /sys/bus/pci/rescan 1
-[ "$(rd "$T/hp0/max_at_enable")" = "$(hex32 "$(ceil_of dsp1)")" ]
-result $? "hot-added hp0: LTR enabled over ds1's _DSM max latencies ($(rd "$T/hp0/max_at_enable"))"
+write_ok "$T/hp0/plug" 1
+write_ok /sys/bus/pci/rescan 1
+[ "$(line_of "$T/hp0/max_at_enable")" = "$(hex32 "$(ceil_of dsp1)")" ]
+ktap_result $? "hot-added hp0: LTR enabled over ds1's _DSM max latencies ($(line_of "$T/hp0/max_at_enable"))"
 HPA=$(attr hp0)
-[ "$(rd "$HPA")" = auto ] && wr_ok "$HPA" 250
+[ "$(line_of "$HPA")" = auto ] && write_ok "$HPA" 250
 chk_fn hp0 dsp1 250 "hot-added hp0: 250"
-wr_ok "$T/hp0/request" 100
+write_ok "$T/hp0/request" 100
 chk_fn hp0 dsp1 100 "hot-added hp0: kernel request 100"
-wr_ok "$T/hp0/request" remove
+write_ok "$T/hp0/request" remove
 
 # In the end
 regs ep1
 [ $((S)) = 0 ] && [ $((N)) = 0 ] && ! [ -e "$(attr ep1)" ]
-result $? "ep1 untouched: $(words), no attribute"
+ktap_result $? "ep1 untouched: $(words), no attribute"
 [ "$(logged)" = 1 ]
-result $? "still logged once ($(logged) line)"
+ktap_result $? "still logged once ($(logged) line)"
 
 # Firmware kept control of LTR (_OSC) but enabled it: the PCI core leaves
 # the device alone.  ep0 is removed and found again by a rescan with the
@@ -405,18 +401,16 @@ result $? "still logged once ($(logged) line)"
 # space meanwhile, as firmware would have left it.  Last: the test
 # module's files for ep0 other than name and the registers act on the
 # pci_dev removed.
-wr_ok "$T/native_ltr" 0
-wr_ok "$DEV/remove" 1
-wr_ok "$EP/ltr_en" 1
-wr_ok /sys/bus/pci/rescan 1
-[ -d "$DEV" ] && ! [ -e "$A" ] && [ "$(rd "$EP/ltr_en")" = 1 ] && is_ceiling ep0 ep0
-result $? "found again with LTR left to firmware: no attribute, LTR enabled ($(rd "$EP/ltr_en")), $(words)"
-wr_ok "$T/native_ltr" 1
-wr_ok "$DEV/remove" 1
-wr_ok /sys/bus/pci/rescan 1
-[ "$(rd "$A")" = auto ]
-result $? "found again with native LTR control: $ATTR reads $(rd "$A")"
+write_ok "$T/native_ltr" 0
+write_ok "$DEV/remove" 1
+write_ok "$EP/ltr_en" 1
+write_ok /sys/bus/pci/rescan 1
+[ -d "$DEV" ] && ! [ -e "$A" ] && [ "$(line_of "$EP/ltr_en")" = 1 ] && is_ceiling ep0 ep0
+ktap_result $? "found again with LTR left to firmware: no attribute, LTR enabled ($(line_of "$EP/ltr_en")), $(words)"
+write_ok "$T/native_ltr" 1
+write_ok "$DEV/remove" 1
+write_ok /sys/bus/pci/rescan 1
+[ "$(line_of "$A")" = auto ]
+ktap_result $? "found again with native LTR control: $ATTR reads $(line_of "$A")"
 
-ktap_end $SUITE
-rm -rf "$TMP"
-[ "$KTAP_FAIL" = 0 ]
+finish_suite
