@@ -19,7 +19,7 @@ help:
 	@echo "make base-kernel  build the base alone (no series)"
 	@echo "make debug-check  build the debug kernel, run guest/debug/* under it"
 	@echo "make kcsan-check  build a KCSAN kernel, run the racing suites on two CPUs"
-	@echo "make bench        ours against upstream 6.12, one table ($(call where,OUT)/bench/; QUICK=1: minutes)"
+	@echo "make bench        ours against upstream 6.12, one table ($(call where,OUT)/bench/; QUICK=1: a smoke test)"
 	@echo "make dist         one patch for a pristine linux-source-6.12 ($(call where,OUT)/)"
 	@echo "make clean        remove $(call where,OUT) (the cache $(call where,CACHE) stays)"
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The table of `make bench`, from the logs bench/bench.sh left in DIR.
 
-    report.py [--rounds N] [--timings FILE] [--quick] DIR
+    report.py [--rounds N] [--timings FILE] [--layouts FILE] [--quick] DIR
 
 DIR/upstream/ and DIR/ours/ each hold traffic.log (the boot with the
 mmio-count QEMU plugin: BENCH ltr and BENCH window lines), mmio.txt (the
@@ -15,12 +15,14 @@ better, then the per-round ratios ours / upstream (each from the same
 round's two boots) with their median and spread, and a verdict (with the
 user path rows less the same boot's power/control, in ns per write, as
 evidence beside it); with --quick (make bench QUICK=1) it says, first and
-last, that the run is a smoke test and gives no verdict.  Writes
-DIR/ltr-fidelity.dat, DIR/ltr-fidelity.gp and, with gnuplot,
-DIR/ltr-fidelity.png.  Exits 1 if traffic.log is missing or malformed, or
-(after the table) if a timing or smp log is missing, malformed or holds a
-BENCH error line (pcie.log too, if it is there); rows it cannot fill say
-so.  The verdict never changes the exit status.
+last, that the run is a smoke test and gives no verdict.  --layouts FILE
+(bench.sh's 'R PAD' lines: the bytes round R moved the kernels' text by)
+lists each round's code layout in the header.  Writes DIR/ltr-fidelity.dat,
+DIR/ltr-fidelity.gp and, with gnuplot, DIR/ltr-fidelity.png.  Exits 1 if
+traffic.log is missing or malformed, or (after the table) if a timing or
+smp log is missing, malformed or holds a BENCH error line (pcie.log too, if
+it is there); rows it cannot fill say so.  The verdict never changes the
+exit status.
 """
 
 import argparse
@@ -993,7 +995,9 @@ def per_round_ratios(run):
 
 
 def verdict(run):
-    """The verdict of a full run against the issue's marks; none for a smoke test."""
+    """The verdict of a full run against the marks (ours/upstream <= 1.00 for
+    dev_pm_qos_update_request(), >= 1.00 for sysfs writes, busy/idle >=
+    RATE_GOAL, the two-CPU rows there); none for a smoke test."""
     if run.smoke:
         why = "QUICK=1" if run.quick else f"only {run.rounds} rounds"
         return ["", f"No verdict: a smoke test ({why})."]
@@ -1059,7 +1063,7 @@ def verdict(run):
         out.append("  two CPUs, total updates/s: missing")
         ok = False
     head = ("Verdict of this run: " + ("MET" if ok else "NOT MET") +
-            " (the issue asks for two full runs in a row)" +
+            " (claiming the marks needs two full runs in a row that are MET)" +
             ("; logs missing or failed, see PROBLEMS below" if run.problems else ""))
     if unsettled:
         out.append("  not settled by this run (spread wider than the effect): "

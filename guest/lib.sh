@@ -12,9 +12,9 @@
 #
 # KTAP: every KTAP line is printed by kselftest's ktap_helpers.sh (the
 # kernel tree's tools/testing/selftests/kselftest/ktap_helpers.sh, in the
-# image as /lib/ktap_helpers.sh).  /init prints the "# Subtest:" line of a
-# suite (named after its folder), indents the suite's output and prints
-# its result line from the exit status.  A suite prints ktap_print_header,
+# image as /lib/ktap_helpers.sh).  guest/suite-runner.sh prints the
+# "# Subtest:" line of a suite (named after its folder), indents the
+# suite's output and prints its result line from the exit status.  A suite prints ktap_print_header,
 # ktap_set_plan N, one result per case (ktap_result STATUS DESC, or
 # ktap_test_pass/fail/skip DESC) and ends with ktap_finished (exit 0 if
 # every planned case passed or was skipped, else 1) after its own clean-up:
@@ -191,7 +191,7 @@ add_target() {
 		at_dir=$(target_sysfs "${at_p%% *}") ;;
 	esac
 	write_ok "$CTL/add_target" "$1${2:+ $2}" || return 1
-	# names are [A-Za-z0-9_-]: safe to expand inside eval
+	# names are [A-Za-z0-9_]: safe to expand inside eval
 	eval "TARGET_SYSFS_$1=$at_dir/$1"
 	TARGETS="$TARGETS $1"
 }

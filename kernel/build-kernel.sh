@@ -42,7 +42,7 @@ reconfigured=
 # Reconfigure only when the fragments (or their order) changed.
 stamp=$(cat "$@" | sha256sum | cut -c1-16)
 if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] || [ ! -f "$out/.config" ]; then
-	msg "configuring $name (tinyconfig + fragments; under a minute)"
+	msg "configuring $name (tinyconfig + fragments)"
 	reconfigured=1
 	kmake "$src" "$out" tinyconfig >/dev/null
 	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "$@" >/dev/null)

@@ -22,20 +22,23 @@ Naming (what --expect matches): a document is named by its top-level
 subtests (KUnit's document at boot); else the first word (up to ':') of
 its first top-level "# " comment before the first result; else "doc<i>"
 (i counts from 1).  A top-level result with subtests (a KUnit suite, or a
-guest script in guest/init's document "guest") is named by its
-description.  Guest scripts need not name themselves: guest/init's
+guest script in guest/suite-runner.sh's document "guest") is named by its
+description.  Guest scripts need not name themselves: suite-runner.sh's
 document nests each one as a subtest named after its folder, and reports
 a script that exited non-zero or was killed at its timeout as a "not ok"
 result (with a directive such as "# exit=2" or "# TIMEOUT 240 s").
 
-Checks: plan present; top-level result count == plan (nested plans are
-checked when present); results numbered 1, 2, ... at every level; any
-"not ok" without "# SKIP"/"# TODO" fails, a parent whose subtests all
-passed too; every --expect NAME exists and ran something (a document or
-suite whose every case was skipped, or whose plan is "1..0 # SKIP why",
-fails); no kernel report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...: the
-patterns of guest/kernel-reports, or --patterns FILE) on a non-TAP line;
-a line exactly "GUEST-END" is present (unless --no-end).
+Checks: plan present (in a document and in each suite: the subtests of a
+top-level result; deeper ones, such as KUnit's parameters, may omit it);
+top-level result count == plan (nested plans are checked when present);
+results numbered 1, 2, ... at every level; any "not ok" without
+"# SKIP"/"# TODO" fails (a parent whose subtests all passed too, and one
+that gives a reason such as "# TIMEOUT" or "# exit=2" always); every
+--expect NAME exists and ran something (a document or suite whose every
+case was skipped, or whose plan is "1..0 # SKIP why", fails); no kernel
+report (BUG:, WARNING:, Oops, lockdep, KASAN:, ...: the patterns of
+guest/kernel-reports, or --patterns FILE) on a non-TAP line; a line
+exactly "GUEST-END", not indented, is present (unless --no-end).
 
 Each kernel report (the matching line and the rest of its block: stack
 trace, up to its end marker) is printed as "#   " lines, decoded by
@@ -117,7 +120,7 @@ def classify(lineno, raw):
     """Return a Line for TAP syntax, 'END' for GUEST-END, or None."""
     text = ESC_RE.sub('', raw.rstrip('\r\n'))
     text = TS_RE.sub('', text, count=1).rstrip()
-    if text.strip() == 'GUEST-END':
+    if text == 'GUEST-END':
         return 'END'
     m = VERSION_RE.match(text)
     if m:
@@ -224,7 +227,9 @@ class Checker:
                     finished=True):
         where = doc if toplevel else '%s: %s' % (doc, '/'.join(path) or '?')
         if block.plan is None:
-            if toplevel:
+            # a document and each suite (a top-level result's subtests)
+            # must have one; deeper subtests (KUnit's parameters) need not
+            if toplevel or (block.results and prefix.count('.') == 1):
                 self.harness('%s: no plan' % where)
         elif toplevel and block.plan.count == 0 and not block.results:
             # "1..0 # SKIP why": the whole document skipped
@@ -254,7 +259,10 @@ class Checker:
         if sub is not None and sub.results:
             before = self.failed
             self.check_block(doc, sub, num + '.', rpath, False)
-            if not res.ok and not res.skipped and self.failed == before:
+            # a failed case fails its parent: count the parent only when
+            # no case failed, or when it says why (# TIMEOUT, # exit=N)
+            if not res.ok and not res.skipped and (
+                    res.directive or self.failed == before):
                 self.leaf(doc, num, describe(rpath, res), 'FAIL')
             return
         status = 'PASS' if res.ok else 'FAIL'

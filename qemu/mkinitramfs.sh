@@ -8,6 +8,7 @@
 # KERNEL_SRC/usr/gen_init_cpio.c with the host cc), /bin/busybox from
 # busybox-static with a link for every applet, /init from guest/init,
 # /lib/guest.sh from guest/lib.sh (the helpers of every guest script),
+# /lib/suite-runner.sh from guest/suite-runner.sh (what /init runs),
 # /lib/ktap_helpers.sh from KERNEL_SRC's kselftest (their KTAP writer),
 # /etc/kernel-reports from guest/kernel-reports (the patterns of a kernel
 # report, as qemu/judge.py reads them on the host), /etc/passwd
@@ -32,7 +33,7 @@ busybox=${BUSYBOX:-/bin/busybox}
 epoch=${SOURCE_DATE_EPOCH:-0}
 
 [ -x "$busybox" ] || { echo "$0: no busybox at $busybox" >&2; exit 1; }
-for f in init lib.sh; do
+for f in init lib.sh suite-runner.sh; do
 	[ -f "$TOP/guest/$f" ] || { echo "$0: no $TOP/guest/$f" >&2; exit 1; }
 done
 [ -f "$TOP/guest/kernel-reports" ] ||
@@ -89,6 +90,7 @@ list=$tmp/list
 		done
 	echo "file /init $TOP/guest/init 0755 0 0"
 	echo "file /lib/guest.sh $TOP/guest/lib.sh 0644 0 0"
+	echo "file /lib/suite-runner.sh $TOP/guest/suite-runner.sh 0755 0 0"
 	echo "file /lib/ktap_helpers.sh $ktap 0644 0 0"
 	echo "file /etc/kernel-reports $TOP/guest/kernel-reports 0644 0 0"
 	echo "file /etc/passwd $tmp/passwd 0644 0 0"

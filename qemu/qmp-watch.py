@@ -65,7 +65,7 @@ def follow(path, deadline):
                 continue
             line, buf = buf.rstrip('\r\n'), ''
             yield line
-            if line.strip() == 'GUEST-END':
+            if line.rstrip() == 'GUEST-END':
                 return
 
 

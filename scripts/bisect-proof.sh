@@ -44,11 +44,17 @@ boot() {
 	kmake "$wt" "$build" M="$dir/module" modules >>"$log.build" 2>&1 ||
 		{ echo "PROOF $2 fail: pmqos_bench.ko does not build (see $log.build)"; return; }
 	cp "$TOP/guest/proof/run.sh" "$dir/module/pmqos_bench.ko" "$dir/proof/"
+	# the judge fails the run when the case fails: expected before the fix
+	judged=0
 	"$TOP/qemu/run" proof --suite "$dir/proof" --append "proof_case=$2" \
-		--log "$log" >"$log.judge" 2>/dev/null
-	sed -n "s/^PASS guest: 1\.1 proof\/$2: /PROOF $2 pass: /p
-		s/^FAIL guest: 1\.1 proof\/$2: /PROOF $2 fail: /p" "$log.judge" | grep . ||
-		echo "PROOF $2 fail: no result (see $log and $log.judge)"
+		--log "$log" >"$log.judge" 2>&1 || judged=$?
+	line=$(sed -n "s/^PASS guest: 1\.1 proof\/$2: /PROOF $2 pass: /p
+		s/^FAIL guest: 1\.1 proof\/$2: /PROOF $2 fail: /p" "$log.judge")
+	case $judged:$line in
+	*:) echo "PROOF $2 fail: no result (see $log and $log.judge)" ;;
+	0:* | *:*" fail: "*) echo "$line" ;;
+	*) echo "PROOF $2 fail: the case passed but the run failed (see $log.judge)" ;;
+	esac
 }
 
 shown=0 total=0

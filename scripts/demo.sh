@@ -8,6 +8,7 @@ set -u
 
 log=$OUT/demo.log
 verdict=$OUT/demo-verdict.txt
+mkdir -p "$OUT"
 "$TOP/qemu/run" demo >"$verdict"
 rc=$?
 # The console log has CRLF line ends and the firmware's terminal escapes.

@@ -89,6 +89,10 @@ wait_build_lock() {
 
 msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
+# The scripts split lists of paths at blanks: none may hold one.
+case $TOP$CACHE$OUT in
+*[[:space:]]*) die "a path with a blank: $TOP, $CACHE or $OUT" ;;
+esac
 
 # series_files DIR: the patch file names listed in DIR/series, one a line;
 # series_list for patches/, upstream_list for the upstream form's upstream/.
@@ -130,7 +134,7 @@ worktree_at() {
 	git -C "$1" rev-parse -q --verify HEAD >/dev/null 2>&1 && return 0
 	rm -rf "$1"
 	git -C "$TREE" worktree prune
-	msg "checking out a worktree in $1 (a minute, once)"
+	msg "checking out a worktree in $1 (once)"
 	git -C "$TREE" worktree add -q --detach "$1" "$2" || die "cannot make $1"
 }
 

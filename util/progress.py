@@ -59,7 +59,7 @@ ESTIMATES = {
     "each-patch-builds": (180, 0),      # W=1, the files each one touches
     "each-patch-builds-upstream": (180, 0),
     "guest-test": (40, 0),
-    "guest-debug": (240, 0),            # 3 to 5 min: KASAN, lockdep
+    "guest-debug": (240, 0),            # KASAN, lockdep
     "guest-demo": (40, 0),
 }
 
@@ -98,8 +98,9 @@ def record(key, seconds):
     if path:
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
+            with open(path + ".new", "w") as f:
                 f.write(f"{int(seconds)}\n")
+            os.replace(path + ".new", path)  # a reader sees old or new
         except OSError:
             pass
 

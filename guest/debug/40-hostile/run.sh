@@ -135,37 +135,39 @@ readable() {
 
 STATES="ha hn hy"
 
-# snapv NAME: SNAP = attribute and callback record of target NAME (no fork)
-snapv() {
+# read_snapshot NAME: SNAP = attribute and callback record of target NAME
+# (no fork); snapshot NAME prints it
+read_snapshot() {
 	read_line "$DEVS/$1/$ATTR"
-	snap_a=$LINE
+	rs_attr=$LINE
 	read_callback_state "$1"
-	SNAP="$snap_a $CALLBACK_STATE"
+	SNAP="$rs_attr $CALLBACK_STATE"
 }
-snapshot() { snapv "$1"; printf '%s\n' "$SNAP"; }
+snapshot() { read_snapshot "$1"; printf '%s\n' "$SNAP"; }
 
-# try CLASS INPUT: write INPUT in every state, check error and no change
-try() {
-	try_ret=0
+# check_rejected CLASS INPUT: write INPUT in every state; it must fail with
+# CLASS and change nothing (says what it got if not)
+check_rejected() {
+	cr_ret=0
 	case "$2" in
 	@*) mkbig "${2#@}" ;;
 	*) printf '%b' "$2" >"$IN" ;;
 	esac
 	for s in $STATES; do
-		snapv "$s"
+		read_snapshot "$s"
 		before=$SNAP
 		write_from_file "$DEVS/$s/$ATTR" "$IN"
 		if [ "$WRITE_RESULT" != "$1" ]; then
 			diag "$s: got $WRITE_RESULT, expected $1"
-			try_ret=1
+			cr_ret=1
 		fi
-		snapv "$s"
+		read_snapshot "$s"
 		if [ "$SNAP" != "$before" ]; then
 			diag "$s: state changed from '$before' to '$SNAP'"
-			try_ret=1
+			cr_ret=1
 		fi
 	done
-	return $try_ret
+	return $cr_ret
 }
 
 n_inputs=0
@@ -188,7 +190,7 @@ diag "$n_inputs hostile inputs, each in states: $STATES"
 for i in $INPUTS; do
 	class=${i%%:*}
 	input=${i#*:}
-	try "$class" "$input"
+	check_rejected "$class" "$input"
 	ktap_result $? "'$(readable "$input")' gets $class, nothing changes"
 done
 

@@ -32,25 +32,25 @@ DBG=/sys/kernel/debug/pm_qos/latency_tolerance
 D_sa=$CTL/sa D_sp=$CTL/sp D_sc=$CTL/sc D_hx=$CTL/hx D_hc=$CTL/hc
 S_sa=$DEVS/sa S_sp=$DEVS/sp S_sc=$DEVS/sp/sc S_hx=$DEVS/hx S_hc=$DEVS/hx/hc
 
-# rnd N: R = pseudo-random number in 0..N-1 (per-worker SEED)
-rnd() {
+# random_below N: RAND = pseudo-random number in 0..N-1 (per-worker SEED)
+random_below() {
 	SEED=$(((SEED * 1103515245 + 12345) % 2147483648))
-	R=$((SEED / 65536 % $1))
+	RAND=$((SEED / 65536 % $1))
 }
 
 # pick WORD...: P = one of the words
 pick() {
-	rnd $#
-	shift "$R"
+	random_below $#
+	shift "$RAND"
 	P=$1
 }
 
-# op FILE TEXT: echo TEXT to FILE with the shell builtin (no fork);
+# echo_to_file FILE TEXT: echo TEXT to FILE with the shell builtin (no fork);
 # WRITE_RESULT = OK or the error name.  A file that has gone gives ENOENT, or
 # EACCES if its directory is still there (ash opens with O_CREAT, and
 # neither sysfs nor debugfs directories can create files); an open file
 # whose device is being removed gives ENODEV (sysfs) or EIO (debugfs).
-op() {
+echo_to_file() {
 	if { echo "$2" >"$1"; } 2>"$E"; then
 		WRITE_RESULT=OK
 	else
@@ -72,7 +72,7 @@ note() {
 }
 
 # note_gone ALLOWED WHAT: note, also allowing the errors that say that the
-# file or device has gone (see op)
+# file or device has gone (see echo_to_file)
 note_gone() { note "$1 ENOENT ENODEV EIO EACCES" "$2"; }
 
 # worker_end: the result line of worker $W; its presence means done
@@ -85,16 +85,16 @@ w_user() {
 	while [ ! -e "$STOP" ]; do
 		pick "$S_sa" "$S_sp" "$S_hx" "$S_hc"
 		f=$P/$ATTR
-		rnd 10
-		case $R in
+		random_below 10
+		case $RAND in
 		0) v=auto ;;
 		1) v=any ;;
 		2) v=2147483646 ;;
 		3) v=-5 ;;
 		4) v=12x ;;
-		*) rnd 1000; v=$R ;;
+		*) random_below 1000; v=$RAND ;;
 		esac
-		op "$f" "$v"
+		echo_to_file "$f" "$v"
 		case $v in -5 | 12x) want=EINVAL ;; *) want=OK ;; esac
 		note_gone "$want" "write $v to $f"
 	done
@@ -107,20 +107,20 @@ w_kreq() {
 	while [ ! -e "$STOP" ]; do
 		pick "$D_sa" "$D_hx" "$D_hc"
 		f=$P/requests
-		rnd 4; id=$((R + 1))
-		rnd 12
-		case $R in
+		random_below 4; id=$((RAND + 1))
+		random_below 12
+		case $RAND in
 		0) v=-7 ;;
 		1) v=$ANY ;;
-		*) rnd 2000; v=$R ;;
+		*) random_below 2000; v=$RAND ;;
 		esac
-		rnd 3
-		case $R in
+		random_below 3
+		case $RAND in
 		0) c="add $id $v" ;;
 		1) c="update $id $v" ;;
 		2) c="remove $id" v=0 ;;
 		esac
-		op "$f" "$c"
+		echo_to_file "$f" "$c"
 		case $v in -*) want=EINVAL ;; *) want=OK ;; esac
 		note_gone "$want EEXIST" "$c to $f"
 	done
@@ -133,15 +133,15 @@ w_anc() {
 	while [ ! -e "$STOP" ]; do
 		pick "$D_sc" "$D_hc"
 		f=$P/requests
-		rnd 4; id=$((R + 11))
-		rnd 3000; v=$R
-		rnd 3
-		case $R in
+		random_below 4; id=$((RAND + 11))
+		random_below 3000; v=$RAND
+		random_below 3
+		case $RAND in
 		0) c="ancestor $id $v" ;;
 		1) c="update $id $v" ;;
 		2) c="remove $id" ;;
 		esac
-		op "$f" "$c"
+		echo_to_file "$f" "$c"
 		note_gone "OK EEXIST" "$c to $f"
 	done
 	worker_end
@@ -153,7 +153,7 @@ w_expose() {
 		pick "$D_sa" "$D_sp" "$D_hx" "$D_hc"
 		d=$P
 		pick expose hide
-		op "$d/$P" 1
+		echo_to_file "$d/$P" 1
 		note_gone OK "$P $d"
 	done
 	worker_end
@@ -165,14 +165,14 @@ w_expose() {
 w_unplug() {
 	W=unplug SEED=17 E=$TMP/err.$W ops=0 oks=0 bad=0
 	while [ ! -e "$STOP_UNPLUG" ]; do
-		rnd 4
-		[ "$R" = 0 ] && usleep 20000
+		random_below 4
+		[ "$RAND" = 0 ] && usleep 20000
 		keep=
 		[ $((ops % 8)) = 0 ] && keep=" keep"
-		op "$CTL/remove_target" "hc$keep"; note OK "remove hc$keep"
-		op "$CTL/remove_target" "hx$keep"; note OK "remove hx$keep"
-		op "$CTL/add_target" hx; note OK "add hx"
-		op "$CTL/add_target" "hc parent=hx"; note OK "add hc"
+		echo_to_file "$CTL/remove_target" "hc$keep"; note OK "remove hc$keep"
+		echo_to_file "$CTL/remove_target" "hx$keep"; note OK "remove hx$keep"
+		echo_to_file "$CTL/add_target" hx; note OK "add hx"
+		echo_to_file "$CTL/add_target" "hc parent=hx"; note OK "add hc"
 	done
 	worker_end
 }

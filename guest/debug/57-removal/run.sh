@@ -28,9 +28,9 @@ use_test_module
 SLOW_MS=3000
 DRV=/sys/bus/test_power_qos/drivers/tpq
 
-# bg TAG FILE TEXT: write TEXT to FILE in the background; the result
-# (OK or the error name) goes to $TMP/TAG once done
-bg() {
+# write_in_background TAG FILE TEXT: write TEXT to FILE in the
+# background; the result (OK or the error name) goes to $TMP/TAG once done
+write_in_background() {
 	{
 		if { echo "$3" >"$2"; } 2>"$TMP/err.$1"; then
 			echo OK >"$TMP/$1"
@@ -41,8 +41,8 @@ bg() {
 	} &
 }
 
-# res TAG: the result of bg TAG
-res() { line_of "$TMP/$1"; }
+# background_result TAG: print the result of write_in_background TAG
+background_result() { line_of "$TMP/$1"; }
 
 # during NAME TAG FILE TEXT: write TEXT to FILE; its result and whether the
 # call of NAME's callback that was sleeping before still slept after it
@@ -74,16 +74,16 @@ ktap_set_plan 8
 # store
 ok=0
 add_target sb && add_target sc && slow_target sa 500 drv || ok=1
-bg store "$(target_attr sa)" 100
+write_in_background store "$(target_attr sa)" 100
 wait_callback_sleeping sa || ok=1
-bg del_sa "$(target_debugfs sa)/delete" 1
+write_in_background del_sa "$(target_debugfs sa)/delete" 1
 sleep 0.5
 during sa add "$CTL/add_target" sd
 during sa remove "$CTL/remove_target" sb
 during sa chown "$(target_debugfs sc)/chown" "1000 1000"
 forget_target sb
 TARGETS="$TARGETS sd"
-bg unbind "$DRV/unbind" sa
+write_in_background unbind "$DRV/unbind" sa
 wait
 diag "while sa's callback slept: $(tr '\n' ';' <"$TMP/during") ($(tr '\n' ';' <"$TMP/times"))"
 ktap_result $ok "store: sa's callback sleeps while a write waits for it and sa is deleted"
@@ -95,9 +95,9 @@ check_eq "operations on other devices (result, sa still sleeping)" \
 check_eq "owner of sc's attribute" "$(stat -c %u:%g "$(target_attr sc)")" 1000:1000 || ok=1
 ktap_result $ok "store: another device added, one removed, one's owner changed while sa's removal waited"
 ok=0
-check_eq "pending write" "$(res store)" OK || ok=1
-check_eq "delete" "$(res del_sa)" OK || ok=1
-check_eq "unbind" "$(res unbind)" OK || ok=1
+check_eq "pending write" "$(background_result store)" OK || ok=1
+check_eq "delete" "$(background_result del_sa)" OK || ok=1
+check_eq "unbind" "$(background_result unbind)" OK || ok=1
 [ -e "$(target_sysfs sa)" ] && { diag "sa still in sysfs"; ok=1; }
 ktap_result $ok "store: the write, the removal and the unbind all returned"
 remove_target sa || ok=1
@@ -105,35 +105,38 @@ remove_target sa || ok=1
 # remove
 ok=0
 slow_target ra 100 || ok=1
-bg hide "$(target_debugfs ra)/hide" 1
+write_in_background hide "$(target_debugfs ra)/hide" 1
 wait_callback_sleeping ra || ok=1
-bg del_ra "$(target_debugfs ra)/delete" 1
+write_in_background del_ra "$(target_debugfs ra)/delete" 1
 sleep 0.5
-bg remove "$(target_debugfs ra)/requests" "remove 1"
+write_in_background remove "$(target_debugfs ra)/requests" "remove 1"
 wait
 ktap_result $ok "remove: ra's callback sleeps (hide), ra is deleted, its kernel request removed"
 ok=0
-check_eq "hide" "$(res hide)" OK || ok=1
-check_eq "delete" "$(res del_ra)" OK || ok=1
-case $(res remove) in OK | ENODEV) ;; *) diag "remove: $(res remove)"; ok=1 ;; esac
+check_eq "hide" "$(background_result hide)" OK || ok=1
+check_eq "delete" "$(background_result del_ra)" OK || ok=1
+case $(background_result remove) in
+OK | ENODEV) ;;
+*) diag "remove: $(background_result remove)"; ok=1 ;;
+esac
 check_eq "requests held" "$(cat "$(target_debugfs ra)/requests")" '' || ok=1
-ktap_result $ok "remove: the request was freed after the call returned ($(res remove)), nothing left"
+ktap_result $ok "remove: the request was freed after the call returned ($(background_result remove)), nothing left"
 remove_target ra || ok=1
 
 # hide
 ok=0
 slow_target ha 500 || ok=1
-bg update "$(target_debugfs ha)/requests" "update 1 200"
+write_in_background update "$(target_debugfs ha)/requests" "update 1 200"
 wait_callback_sleeping ha || ok=1
-bg hide "$(target_debugfs ha)/hide" 1
+write_in_background hide "$(target_debugfs ha)/hide" 1
 sleep 0.5
-bg del_ha "$(target_debugfs ha)/delete" 1
+write_in_background del_ha "$(target_debugfs ha)/delete" 1
 wait
 ktap_result $ok "hide: ha's callback sleeps (update), its attribute is hidden, ha is deleted"
 ok=0
-check_eq "update" "$(res update)" OK || ok=1
-check_eq "hide" "$(res hide)" OK || ok=1
-check_eq "delete" "$(res del_ha)" OK || ok=1
+check_eq "update" "$(background_result update)" OK || ok=1
+check_eq "hide" "$(background_result hide)" OK || ok=1
+check_eq "delete" "$(background_result del_ha)" OK || ok=1
 read_callback_state ha
 check_eq "callback's last value" "${CALLBACK_STATE%/*}" -1 || ok=1
 ktap_result $ok "hide: all returned, the callback got -1 last"

@@ -13,22 +13,38 @@ GENERAL=0x08 SW_LTR=0x10 MODE_SW=4 REQ=0x8000
 
 hex() { printf '0x%04x' "$1"; }
 
-# The LTR field for a tolerance of $1 us, computed here from the LTR
-# format alone: value bits 9:0, scale bits 12:10 (unit 2^(5*scale) ns,
-# scales 0-3 for the Intel private registers), requirement bit 15.  The
-# finest scale whose 10-bit value can hold the tolerance, rounded down;
-# beyond the largest (1023 * 32768 ns) the largest, requirement kept.
-expect() {
-	ns=$(($1 * 1000)) s=0
-	while [ $s -le 3 ]; do
-		v=$((ns >> (5 * s)))
-		if [ $v -le 1023 ]; then
-			echo $((REQ | (s << 10) | v))
-			return
-		fi
-		s=$((s + 1))
-	done
-	echo $((REQ | (3 << 10) | 1023))
+# The SW_LTR word each tolerance must give, written out by hand from the
+# LTR format (PCIe r6.0 sec 7.8.2.2, which the Intel private register
+# follows with scales 0-3): value bits 9:0, scale bits 12:10 (a unit of
+# 2^(5*scale) ns: 1, 32, 1024, 32768), requirement bit 15 (0x8000).  The
+# finest scale whose 10-bit value holds the tolerance, rounded down, so
+# that the device never waits longer than tolerated; beyond 1023 units of
+# 32768 ns (33.52 ms) the largest word, 0x8fff, requirement kept.
+# E.g. 2 us = 2000 ns: 62 units of 32 ns (1984 ns): 0x8000|1<<10|62.
+word_of() {
+	case $1 in
+	0) echo 0x8000 ;;	# 0 x 1 ns
+	1) echo 0x83e8 ;;	# 1000 x 1 ns
+	2) echo 0x843e ;;	# 62 x 32 ns
+	31) echo 0x87c8 ;;	# 968 x 32 ns
+	32) echo 0x87e8 ;;	# 1000 x 32 ns
+	33) echo 0x8820 ;;	# 32 x 1024 ns
+	500) echo 0x89e8 ;;	# 488 x 1024 ns
+	700) echo 0x8aab ;;	# 683 x 1024 ns
+	900) echo 0x8b6e ;;	# 878 x 1024 ns
+	999) echo 0x8bcf ;;	# 975 x 1024 ns
+	1000) echo 0x8bd0 ;;	# 976 x 1024 ns
+	1023) echo 0x8be7 ;;	# 999 x 1024 ns
+	1024) echo 0x8be8 ;;	# 1000 x 1024 ns
+	1047) echo 0x8bfe ;;	# 1022 x 1024 ns
+	1048) echo 0x8bff ;;	# 1023 x 1024 ns
+	2999 | 3000) echo 0x8c5b ;;	# 91 x 32768 ns
+	32767) echo 0x8fe7 ;;	# 999 x 32768 ns
+	32768) echo 0x8fe8 ;;	# 1000 x 32768 ns
+	33521) echo 0x8ffe ;;	# 1022 x 32768 ns
+	*)	# 1023 x 32768 ns: 33522 us and beyond
+		if [ "$1" -ge 33522 ]; then echo 0x8fff; else echo "no-word-for-$1"; fi ;;
+	esac
 }
 
 # Asking the host to read a register while the guest waits
@@ -47,11 +63,11 @@ ktap_set_plan $((count * 2 + 16))
 echo "HOST-XP-PLAN 6"
 
 for t in $rows; do
-	want=$(expect "$t")
+	want=$(word_of "$t")
 	echo "$t" > "$LPSS_ATTR"
 	sw=$(lpss_reg $SW_LTR) gen=$(lpss_reg $GENERAL)
 	# the no-snoop half (bits 31:16) is not the driver's: it stays 0
-	[ $((sw)) = "$want" ]
+	[ $((sw)) = $((want)) ]
 	ktap_result $? "$t us: SW_LTR $(printf '0x%08x' "$sw") == $(printf '0x%08x' "$want")"
 	[ $((gen & MODE_SW)) = $MODE_SW ]
 	ktap_result $? "$t us: GENERAL.SW set ($(printf '0x%08x' "$gen"))"
@@ -64,8 +80,8 @@ before=$(lpss_reg $SW_LTR)
 [ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ]; ktap_result $? "auto: GENERAL.SW clear"
 [ "$(lpss_reg $SW_LTR)" = "$before" ]; ktap_result $? "auto: SW_LTR left alone"
 echo 500 > "$LPSS_ATTR"
-[ $(($(lpss_reg $SW_LTR) & 0xffff)) = "$(expect 500)" ] && [ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]
-ktap_result $? "auto -> 500: software mode, SW_LTR $(hex "$(expect 500)")"
+[ $(($(lpss_reg $SW_LTR) & 0xffff)) = $(($(word_of 500))) ] && [ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]
+ktap_result $? "auto -> 500: software mode, SW_LTR $(hex "$(word_of 500)")"
 echo any > "$LPSS_ATTR"
 sw=$(lpss_reg $SW_LTR)
 [ $((sw & REQ)) = 0 ] && [ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]
@@ -76,13 +92,13 @@ echo auto > "$LPSS_ATTR"
 ktap_result $? "any -> auto: GENERAL.SW clear, SW_LTR left alone"
 echo 700 > "$LPSS_ATTR"
 echo 700 > "$LPSS_ATTR"
-[ $(($(lpss_reg $SW_LTR) & 0xffff)) = "$(expect 700)" ]; ktap_result $? "same value twice: SW_LTR $(hex "$(expect 700)")"
+[ $(($(lpss_reg $SW_LTR) & 0xffff)) = $(($(word_of 700))) ]; ktap_result $? "same value twice: SW_LTR $(hex "$(word_of 700)")"
 
 echo 900 > "$LPSS_ATTR"
 
 # Register loss: wipe the registers behind the driver's back, then a
 # suspend/resume cycle must program them again.
-want=$(expect 900)
+want=$(word_of 900)
 lpss_set_reg $SW_LTR 0
 lpss_set_reg $GENERAL $(($(lpss_reg $GENERAL) & ~MODE_SW))
 # pm_test=platform: devices go through every suspend and resume phase
@@ -96,7 +112,7 @@ if [ -w /sys/power/pm_test ] && grep -qw mem /sys/power/state; then
 	echo none > /sys/power/pm_test
 fi
 ktap_result $rc "suspend/resume cycle ran ($(cat /sys/power/state))"
-[ $(($(lpss_reg $SW_LTR) & 0xffff)) = "$want" ]
+[ $(($(lpss_reg $SW_LTR) & 0xffff)) = $((want)) ]
 ktap_result $? "after resume: SW_LTR $(hex $(($(lpss_reg $SW_LTR) & 0xffff))) == $(hex "$want")"
 [ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]; ktap_result $? "after resume: GENERAL.SW set"
 

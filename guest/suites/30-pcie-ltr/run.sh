@@ -134,9 +134,9 @@ is_ceiling() {
 	is_regs "$1" $((ic_c & 0xffff)) $((ic_c >> 16))
 }
 
-# chk_fn FN CEILINGS US DESC: FN holds the registers of SPEC for US (auto
-# and any: the ceilings)
-chk_fn() {
+# report_registers FN CEILINGS US DESC: the result of the case DESC: FN
+# holds the registers of SPEC for US (auto and any: the ceilings)
+report_registers() {
 	case $3 in
 	auto | any) is_ceiling "$1" "$2" ;;
 	*) is_regs "$1" "$(word "$2" "$3" 1)" "$(word "$2" "$3" 2)" ;;
@@ -144,8 +144,9 @@ chk_fn() {
 	ktap_result $? "$4: $(words)"
 }
 
-# chk US DESC: ep0 holds the registers for an effective tolerance of US
-chk() { chk_fn ep0 ep0 "$1" "$2"; }
+# report_ep0_registers US DESC: the result of the case DESC: ep0 holds the
+# registers for an effective tolerance of US
+report_ep0_registers() { report_registers ep0 ep0 "$1" "$2"; }
 
 NAME=$(name ep0)
 DEV=/sys/bus/pci/devices/$NAME
@@ -210,7 +211,7 @@ ktap_result $? "sw0 (below a port without _DSM): $(words), no attribute"
 # The sweep: both words rounded down, never above their ceiling
 for t in $sweep; do
 	set_lt "$t"
-	chk "$t" "$t us"
+	report_ep0_registers "$t" "$t us"
 done
 [ "$(logged)" = 1 ]
 ktap_result $? "a tolerance above the ceiling logged once ($(logged) line)"
@@ -218,26 +219,26 @@ diag "$(dmesg | grep "$NAME: LTR: tolerance of")"
 
 set_lt 500
 set_lt auto
-chk auto "500 -> auto: the ceiling"
+report_ep0_registers auto "500 -> auto: the ceiling"
 set_lt 500
-chk 500 "auto -> 500"
+report_ep0_registers 500 "auto -> 500"
 set_lt any
-chk any "500 -> any: the ceiling"
+report_ep0_registers any "500 -> any: the ceiling"
 set_lt auto
 
 # A kernel request (the test module's) with the user space one
 write_ok "$EP/request" 200
-chk 200 "kernel request 200"
+report_ep0_registers 200 "kernel request 200"
 set_lt 100
-chk 100 "kernel 200, user 100"
+report_ep0_registers 100 "kernel 200, user 100"
 set_lt 500
-chk 200 "kernel 200, user 500"
+report_ep0_registers 200 "kernel 200, user 500"
 set_lt auto
-chk 200 "kernel 200, user auto"
+report_ep0_registers 200 "kernel 200, user auto"
 write_ok "$EP/request" 50
-chk 50 "kernel request updated to 50"
+report_ep0_registers 50 "kernel request updated to 50"
 write_ok "$EP/request" 5000
-chk 5000 "kernel request 5000, above the snoop ceiling only"
+report_ep0_registers 5000 "kernel request 5000, above the snoop ceiling only"
 write_ok "$EP/request" remove
 [ "$(line_of "$A")" = auto ] && is_ceiling ep0 ep0
 ktap_result $? "kernel request removed: the ceiling, attribute auto: $(words)"
@@ -247,7 +248,7 @@ set_lt 100
 write_ok "$EP/power" d3cold
 set_lt 300
 write_ok "$EP/power" d0
-chk 300 "300 written in D3cold, after power-on"
+report_ep0_registers 300 "300 written in D3cold, after power-on"
 [ "$(line_of "$EP/ltr_en")" = 1 ]
 ktap_result $? "after power-on: LTR enabled again ($(line_of "$EP/ltr_en"))"
 
@@ -261,7 +262,7 @@ lost1=$(line_of "$EP/lost")
 write_ok "$T/rp0/power" d0
 [ "$lost1" = "$lost0" ]
 ktap_result $? "700 while rp0 was in D3hot: no write lost (lost $lost0 -> $lost1)"
-chk 700 "700 while rp0 was in D3hot, after it and ep0 are back"
+report_ep0_registers 700 "700 while rp0 was in D3hot, after it and ep0 are back"
 
 # State lost behind the PCI core's back, then saved and restored: what was
 # programmed is saved, not what the device holds
@@ -270,26 +271,26 @@ write_ok "$EP/lose" 1
 is_regs ep0 0 0
 ktap_result $? "lost: $(words)"
 write_ok "$EP/save_restore" 1
-chk 400 "lost, then saved and restored"
+report_ep0_registers 400 "lost, then saved and restored"
 
 # A reset of ep0 (the Secondary Bus Reset of rp0, through sysfs): its
 # registers go back to 0, pci_reset_function() restores the value
 set_lt 350
 write_ok "$DEV/reset" 1
-chk 350 "350, then a reset of ep0"
+report_ep0_registers 350 "350, then a reset of ep0"
 
 # The same across a suspend/resume cycle
 set_lt 600
 write_ok "$EP/lose" 1
 suspend_cycle
 ktap_result $? "suspend/resume cycle ran ($(cat /sys/power/state))"
-chk 600 "lost, then suspended and resumed"
+report_ep0_registers 600 "lost, then suspended and resumed"
 
 # Drivers: the test driver is bound ("plain": it keeps the PCI core's
 # callback).  Unbound, the callback stays.
 unbind
 set_lt 250
-chk 250 "driver unbound: 250"
+report_ep0_registers 250 "driver unbound: 250"
 
 # A driver with a callback of its own replaces the PCI core's: the
 # requests go to it, and bound the LTR no more (the ceiling)
@@ -308,13 +309,13 @@ ktap_result $? "own callback: kernel request 150 too ($(line_of "$T/own_cb")), $
 unbind
 [ "$(line_of "$A")" = auto ]
 ktap_result $? "own callback's driver unbound: $ATTR back, reads $(line_of "$A")"
-chk 150 "own callback's driver unbound: kernel request 150 programmed"
+report_ep0_registers 150 "own callback's driver unbound: kernel request 150 programmed"
 write_ok "$EP/request" remove
-chk auto "kernel request removed"
+report_ep0_registers auto "kernel request removed"
 mode plain
 bind
 set_lt 90
-chk 90 "plain driver bound again: 90"
+report_ep0_registers 90 "plain driver bound again: 90"
 set_lt auto
 
 # One component, one LTR: Function 1 of mf has no LTR capability (only
@@ -324,30 +325,30 @@ MF1A=$(attr mf1)
 [ "$(line_of "$MF1A")" = auto ] && [ "$(line_of "$(attr mf0)")" = auto ]
 ktap_result $? "mf0 and mf1 have $ATTR ($(line_of "$(attr mf0)"), $(line_of "$MF1A"))"
 write_ok "$MF1A" 100
-chk_fn mf0 rp02 100 "mf1 100: mf0's registers"
+report_registers mf0 rp02 100 "mf1 100: mf0's registers"
 write_ok "$(attr mf0)" 500
-chk_fn mf0 rp02 100 "mf0 500, mf1 100"
+report_registers mf0 rp02 100 "mf0 500, mf1 100"
 write_ok "$MF1A" auto
-chk_fn mf0 rp02 500 "mf0 500, mf1 auto"
+report_registers mf0 rp02 500 "mf0 500, mf1 auto"
 write_ok "$T/mf1/request" 90
-chk_fn mf0 rp02 90 "mf0 500, mf1 kernel request 90"
+report_registers mf0 rp02 90 "mf0 500, mf1 kernel request 90"
 write_ok "$T/mf1/request" remove
 write_ok "$(attr mf0)" 600
-chk_fn mf0 rp02 600 "mf0 600 (above the snoop ceiling)"
+report_registers mf0 rp02 600 "mf0 600 (above the snoop ceiling)"
 # mf1 goes (its requests with it), and comes back
 write_ok "$MF1A" 50
 MF1D=/sys/bus/pci/devices/$(name mf1)
 write_ok "$MF1D/remove" 1
-chk_fn mf0 rp02 600 "mf1 (50) removed: mf0 600 alone"
+report_registers mf0 rp02 600 "mf1 (50) removed: mf0 600 alone"
 write_ok /sys/bus/pci/rescan 1
 write_ok "$MF1A" 50
-chk_fn mf0 rp02 50 "mf1 found again, 50"
+report_registers mf0 rp02 50 "mf1 found again, 50"
 # mf0 goes, mf1 stays: its requests are kept for mf0's return
 MF0D=/sys/bus/pci/devices/$(name mf0)
 write_ok "$MF0D/remove" 1
 write_ok "$MF1A" 90
 write_ok /sys/bus/pci/rescan 1
-chk_fn mf0 rp02 90 "mf0 removed, mf1 90, mf0 found again"
+report_registers mf0 rp02 90 "mf0 removed, mf1 90, mf0 found again"
 write_ok "$MF1A" auto
 is_ceiling mf0 rp02
 ktap_result $? "mf1 auto: mf0's ceilings: $(words)"
@@ -357,9 +358,9 @@ USA=$(attr us)
 [ "$(line_of "$USA")" = auto ]
 ktap_result $? "the Switch Upstream Port has $ATTR ($(line_of "$USA"))"
 write_ok "$USA" 50
-chk_fn us rp03 50 "Switch Upstream Port 50"
+report_registers us rp03 50 "Switch Upstream Port 50"
 write_ok "$USA" 400
-chk_fn us rp03 400 "Switch Upstream Port 400"
+report_registers us rp03 400 "Switch Upstream Port 400"
 
 # The same under ARI: Function 8 (devfn 0x08, "slot 1" without ARI) of the
 # device below rp4 has no LTR capability, Function 0 has
@@ -367,9 +368,9 @@ AR8A=$(attr ar8)
 [ "$(line_of "$AR8A")" = auto ]
 ktap_result $? "ARI Function 8 has $ATTR ($(line_of "$AR8A"))"
 write_ok "$AR8A" 100
-chk_fn ar0 ep0 100 "ARI Function 8 100: Function 0's registers"
+report_registers ar0 ep0 100 "ARI Function 8 100: Function 0's registers"
 write_ok "$(attr ar0)" 50
-chk_fn ar0 ep0 50 "ARI Function 0 50, Function 8 100"
+report_registers ar0 ep0 50 "ARI Function 0 50, Function 8 100"
 write_ok "$(attr ar0)" auto
 write_ok "$AR8A" auto
 is_ceiling ar0 ep0
@@ -383,9 +384,9 @@ write_ok /sys/bus/pci/rescan 1
 ktap_result $? "hot-added hp0: LTR enabled over ds1's _DSM max latencies ($(line_of "$T/hp0/max_at_enable"))"
 HPA=$(attr hp0)
 [ "$(line_of "$HPA")" = auto ] && write_ok "$HPA" 250
-chk_fn hp0 dsp1 250 "hot-added hp0: 250"
+report_registers hp0 dsp1 250 "hot-added hp0: 250"
 write_ok "$T/hp0/request" 100
-chk_fn hp0 dsp1 100 "hot-added hp0: kernel request 100"
+report_registers hp0 dsp1 100 "hot-added hp0: kernel request 100"
 write_ok "$T/hp0/request" remove
 
 # In the end
