@@ -171,7 +171,7 @@ expect 1 '^PASS guest: 6.1 50-no-newline/no newline$' "$tmp/runner.log" --no-end
 	--expect 00-ok --expect 40-child --expect 50-no-newline
 cp "$tmp/runner.log" "$out"
 [ "$took" -lt 8 ] && ! grep -q 60-no-run "$out" &&
-	! ps -eo args | grep -q -e '^sleep 4242$' -e '^sleep 30$'
+	! pgrep -x -f 'sleep 4242' >/dev/null && ! pgrep -x -f 'sleep 30' >/dev/null
 verdict $? "suite-runner: a child left running is killed, the run goes on ($took s), a folder without run.sh is no suite"
 
 # The watcher: its own document in its own file, written as it goes, one
