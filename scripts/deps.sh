@@ -6,7 +6,7 @@ set -eu
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 python3 git ccache sparse qemu-system-x86 busybox-static acpica-tools
-shellcheck kmod gnuplot-nox python3-ply python3-git python3-docutils"
+shellcheck kmod gnuplot-nox python3-ply python3-git python3-docutils procps"
 
 missing=
 for p in $pkgs; do
