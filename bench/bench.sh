@@ -54,7 +54,7 @@ case "${BENCH_SMP:-1}" in 0 | 1) ;; *) die "BENCH_SMP must be 0 or 1" ;; esac
 # scales (1023 units of 1, 32, 1024, 32768 and 1048576 ns, and the units
 # themselves), upstream's own (1023/1024 us: its 1 us scale is full;
 # 2999/3000 us: its cut-off), then per_decade log-spaced points from 1 us to
-# 10 s (beyond 2147483646 us ours refuses and upstream reads "any").
+# 10 s (2147483647 us is "any").
 sweep=$({
 	echo 0 1 2 32 33 1023 1024 1025 1047 1048 1049 2999 3000 3001 \
 		32767 32768 33521 33522 33554 33555 1072693 1072694 \

@@ -16,14 +16,13 @@ set -eu
 . "$(dirname "$0")/../util/common.sh"
 
 # CASE|the start of the fix's subject
-fixes='parser-any|PM: sysfs: Do not take a latency tolerance of 2147483647 us
-lpss-round-down|ACPI: LPSS: Do not let an LPSS device add more latency
+fixes='lpss-round-down|ACPI: LPSS: Do not let an LPSS device add more latency
 lpss-restore|ACPI: LPSS: Write the LTR again when the device has been powered up
 callback-mutex|PM: QoS: Run latency tolerance callbacks outside
 parser-decimal|PM: sysfs: Accept only decimal numbers
 lpss-3ms|ACPI: LPSS: Program latency tolerances of 3 ms and more'
 
-"$TOP/tree/mkupstream.sh"
+"$TOP/tree/mkupstream.sh" --apply-only
 dir=$OUT/proof
 wt=$CACHE/linux-proof
 build=$BUILD/proof

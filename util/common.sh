@@ -95,10 +95,19 @@ case $TOP$CACHE$OUT in
 esac
 
 # series_files DIR: the patch file names listed in DIR/series, one a line;
-# series_list for patches/, upstream_list for the upstream form's upstream/.
+# series_list for patches/.
 series_files() { grep -v -e '^#' -e '^$' "$TOP/$1/series" || true; }
 series_list() { series_files patches; }
-upstream_list() { series_files upstream; }
+# postings: the upstream form's postings in order, "NAME|first subject" a
+# line (upstream/postings); upstream_list: every patch file of them, as
+# NAME/FILE
+postings() { grep -v -e '^#' -e '^$' "$TOP/upstream/postings"; }
+upstream_list() {
+	postings | while IFS='|' read -r ul_name ul_subject; do
+		: "$ul_subject"
+		series_files "upstream/$ul_name" | sed "s#^#$ul_name/#"
+	done
+}
 
 # am_series DIR SERIES START BRANCH: in the worktree DIR, drop any git am in
 # progress and local changes, check out BRANCH at START and git am the patches

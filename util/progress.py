@@ -57,7 +57,7 @@ ESTIMATES = {
     "kernel-debug": (360, 1330),        # objects estimated
     "kernel-*": (480, 1300),            # any other kernel, estimated
     "each-patch-builds": (180, 0),      # W=1, the files each one touches
-    "each-patch-builds-upstream": (180, 0),
+    "upstream-*": (120, 0),              # a posting's commits, built
     "guest-test": (40, 0),
     "guest-debug": (240, 0),            # KASAN, lockdep
     "guest-demo": (40, 0),
