@@ -7,7 +7,7 @@
 # same two with two CPUs (+ configs/bench-smp.config); builds
 # bench/module/pmqos_bench.ko against each, bench/sysfs-write-bench and the
 # bench/mmio-count.c QEMU plugin, and the test kernel (recipe test: the
-# series with lib/test_pcie_ltr_qos.c built in); boots each kernel on the
+# series, with the test host bridge of kmod/); boots each kernel on the
 # same QEMU rig:
 #   - once with the plugin (bench_mode=traffic): LTR fidelity sweep and
 #     register accesses per change;
@@ -109,7 +109,7 @@ write_params() {
 }
 
 # The ceiling of ep0's Max Snoop and No-Snoop Latency in the bench_mode=pcie
-# boot (firmware's values, lib/test_pcie_ltr_qos.c's snoop= and nosnoop=):
+# boot (firmware's values, test_pcie_ltr_qos.ko's snoop= and nosnoop=):
 # scale 5, value 1023, the largest latency the registers hold (34.3 s):
 # every tolerance of the sweep is below it, the encoder alone is measured
 PCIE_CEILING=0x17ff
@@ -202,7 +202,7 @@ boot() {
 		--suite "$dir/$b_name/bench" ;;
 	smp) set -- --kernel "bench-$b_name-smp" --cpus 2 --suite "$dir/$b_name/smp/bench" ;;
 	pcie) set -- --kernel test --suite "$dir/$b_name/pcie/bench" --append \
-		"test_pcie_ltr_qos.snoop=$PCIE_CEILING test_pcie_ltr_qos.nosnoop=$PCIE_CEILING" ;;
+		"pcie_snoop=$PCIE_CEILING pcie_nosnoop=$PCIE_CEILING" ;;
 	*) set -- --kernel "bench-$b_name" --suite "$dir/$b_name/bench" ;;
 	esac
 	[ -z "$b_args" ] || set -- "$@" --qemu-args "$b_args"

@@ -728,7 +728,7 @@ def pcie_ltr_fidelity(run):
     t.note(f"auto and any: both registers at the ceiling {PCIE_CEILING:#06x}: " +
            ("yes" if not bad else "NO (" + "; ".join(bad) + ")"))
     ceil_ns = decode_max_lat(PCIE_CEILING)
-    t.note("The test kernel's PCIe Endpoint ep0 (lib/test_pcie_ltr_qos.c), one boot: each",
+    t.note("The test kernel's PCIe Endpoint ep0 (kmod/test_pcie_ltr_qos.c), one boot: each",
            "tolerance written to its pm_qos_latency_tolerance_us, both register words read",
            "back from its configuration space; latency = value (bits 9:0) x 2^(5 x scale",
            "(bits 12:10)) ns, a reserved scale (6, 7) counted as 'no requirement'.",

@@ -4,7 +4,7 @@
 # guest/demo, guest/proof, guest/bench), installed as /lib/guest.sh by
 # qemu/mkinitramfs.sh and sourced from there: the kernel command line, the
 # emulated LPSS device's registers, KTAP output, writes that report errno,
-# the test_power_qos targets (lib/test_power_qos.c in the kernel tree).
+# the targets of the harness's test module pmqos_harness (kmod/pmqos_harness.c).
 # Sourcing it only sets constants and defines functions.  POSIX sh for
 # busybox.
 # (The kernel's own selftest, tools/testing/selftests/power_qos, keeps its
@@ -55,11 +55,14 @@ lpss_set_reg() {
 }
 
 # The test module's debugfs directory (its control files, a directory per
-# target), its devices in sysfs, the debugfs listing of the latency
-# tolerance requests, PM_QOS_LATENCY_ANY (passed to the callback for "any")
-# (the names the kernel's selftest gives them)
-CTL=/sys/kernel/debug/test_power_qos
-DEVS=/sys/devices/test_power_qos
+# target), its devices in sysfs, its bus's driver (the "drv" targets'), the
+# debugfs listing of the latency tolerance requests, PM_QOS_LATENCY_ANY
+# (passed to the callback for "any").  The test module is the harness's
+# kmod/pmqos_harness.c (load_test_module), not the kernel's
+# lib/test_power_qos.c: a copy of it under names of its own.
+CTL=/sys/kernel/debug/pmqos_harness
+DEVS=/sys/devices/pmqos_harness
+TEST_DRV=/sys/bus/pmqos_harness/drivers/pmh
 LISTING=/sys/kernel/debug/pm_qos/latency_tolerance
 ANY=2147483647
 # The targets made by add_target and not removed yet, in order
@@ -83,6 +86,16 @@ ktap_result() {
 		ktap_test_fail "$2"
 	fi
 	[ "$kr_glob" = off ] || set +f
+}
+
+# load_kmod NAME [PARAM=VALUE...]: load the harness's test module NAME
+# (kmod/, in the initramfs as /lib/kmod/NAME.ko) unless it is loaded;
+# status 1, with insmod's message on standard error, if it cannot be
+load_kmod() {
+	lk_name=$1
+	shift
+	[ -d "/sys/module/$lk_name" ] && return 0
+	insmod "/lib/kmod/$lk_name.ko" "$@"
 }
 
 # cannot_run REASON: for a suite that cannot run, instead of its plan: a
@@ -180,10 +193,16 @@ target_sysfs() { eval "printf '%s\\n' \"\${TARGET_SYSFS_$1:-$DEVS/$1}\""; }
 # target_attr NAME: print the latency tolerance attribute of target NAME
 target_attr() { printf '%s\n' "$(target_sysfs "$1")/$ATTR"; }
 
+# load_test_module: load the test module pmqos_harness (load_kmod) unless
+# it is loaded; status 1 if it cannot be or $CTL is missing after all
+# (prints nothing itself: insmod's message goes to standard error)
+load_test_module() { load_kmod pmqos_harness && [ -d "$CTL" ]; }
+
 # add_target NAME [OPTIONS]: add target NAME ([A-Za-z0-9_]: it is used in
 # a variable name) with OPTIONS "parent=P", "nocb", "drv"; remember it
-# in TARGETS
+# in TARGETS.  Loads the test module first if need be.
 add_target() {
+	load_test_module || { diag "cannot load the test module pmqos_harness.ko (kmod/)"; return 1; }
 	at_dir=$DEVS
 	case "${2:-}" in
 	*parent=*)
@@ -295,11 +314,12 @@ finish_with_removal_check() {
 	finish_suite
 }
 
-# use_test_module: for the suites that drive test_power_qos, before their
-# plan: cannot_run if the module is missing; else temporary files TMP (a
-# directory), ERR (the error message of a write), IN (the bytes to write)
+# use_test_module: for the suites that drive the test module, before their
+# plan: load it (load_test_module), cannot_run if it cannot be; else
+# temporary files TMP (a directory), ERR (the error message of a write), IN
+# (the bytes to write)
 use_test_module() {
-	[ -d "$CTL" ] || cannot_run "$CTL missing (CONFIG_TEST_PM_QOS_LATENCY_TOLERANCE)"
+	load_test_module || cannot_run "cannot load the test module pmqos_harness.ko (kmod/)"
 	TMP=$(mktemp -d /tmp/guesttest.XXXXXX)
 	ERR=$TMP/err IN=$TMP/in
 }

@@ -6,7 +6,10 @@
 # The config is tinyconfig with the fragments merged in order; every
 # fragment line must survive into .config or the build stops.  The build
 # directory is $BUILD/NAME; bzImage ends up in $BUILD/NAME/arch/x86/boot/.
-# EXTRA_MAKE adds make arguments (e.g. "W=1 C=1"), TARGETS the targets.
+# EXTRA_MAKE adds make arguments (e.g. "W=1 C=1"), TARGETS the targets
+# (default: bzImage, and modules for a config with CONFIG_MODULES; then a
+# kernel of the series' tree also gets the harness's test modules,
+# kernel/build-kmod.sh).
 # It says how long the build took last time (or its estimate) and shows
 # its progress (util/progress.py: objects built of the expected total);
 # the build's whole output is in $BUILD/NAME/build.log.
@@ -17,7 +20,9 @@ usage="usage: build-kernel.sh NAME [SRCTREE FRAGMENT...]"
 [ $# = 1 ] || [ $# -ge 3 ] || die "$usage"
 name=$1
 shift
+own_recipe=''
 if [ $# = 0 ]; then
+	own_recipe=1
 	recipe "$name" || die "no kernel $name in util/common.sh's recipes; $usage"
 	src=$KSRC
 	for f in $KFRAGS; do
@@ -69,6 +74,9 @@ fi
 # nothing or after a config change is timed: the step kernel-NAME.  The
 # whole output goes to $out/build.log; warnings and errors stay visible.
 targets=${TARGETS:-bzImage}
+if [ -z "${TARGETS:-}" ] && grep -q '^CONFIG_MODULES=y' "$out/.config"; then
+	targets="bzImage modules"
+fi
 step='' total=0
 case " $targets " in
 *" bzImage "*)
@@ -97,5 +105,11 @@ kmake -w progress "$src" "$out" -j"$(nproc)" ${EXTRA_MAKE:-} $targets || rc=$?
 [ "$rc" = 0 ] || die "building $name failed (exit status $rc); the whole output is in $out/build.log"
 case " $targets " in
 *" bzImage "*) find "$out" -name '*.o' | wc -l > "$out/.objects" ;;
+esac
+case " $targets " in
+*" modules "*)
+	if [ -n "$own_recipe" ] && [ -z "${TARGETS:-}" ] && [ "$src" = "$TREE" ]; then
+		"$TOP/kernel/build-kmod.sh" "$name" >/dev/null
+	fi ;;
 esac
 echo "$out/arch/x86/boot/bzImage"

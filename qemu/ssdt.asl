@@ -18,7 +18,7 @@
 #define LPSS_MMIO_BASE 0x1F000000
 
 /*
- * \_SB.TPLT: the ACPI companion that lib/test_pcie_ltr_qos.c gives its host
+ * \_SB.TPLT: the ACPI companion that kmod/test_pcie_ltr_qos.c gives its host
  * bridge.  Its Root Port at 00:02.0, and Downstream Port at 05:01.0 below
  * the switch at 00:03.0, implement the PCI _DSM (Arg0 below), whose
  * function 6, "Latency Tolerance Reporting" (PCI Firmware r3.3, sec 4.6.6),

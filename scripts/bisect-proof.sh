@@ -18,7 +18,7 @@ set -eu
 # CASE|the start of the fix's subject
 fixes='lpss-round-down|ACPI: LPSS: Do not let an LPSS device add more latency
 lpss-restore|ACPI: LPSS: Write the LTR again when the device has been powered up
-callback-mutex|PM: QoS: Run latency tolerance callbacks outside
+callback-mutex|PM: QoS: Run latency tolerance callbacks under a per-device lock
 parser-decimal|PM: sysfs: Accept only decimal numbers
 lpss-3ms|ACPI: LPSS: Program latency tolerances of 3 ms and more'
 

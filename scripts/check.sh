@@ -119,7 +119,7 @@ export_twice() {
 OBJS="drivers/base/power/qos.o drivers/base/power/sysfs.o
 drivers/base/power/qos-latency-tolerance-test.o drivers/acpi/x86/lpss.o
 lib/test_power_qos.o lib/pci_ltr_kunit.o
-drivers/pci/pcie/ltr.o lib/test_pcie_ltr_qos.o
+drivers/pci/pcie/ltr.o
 $(api_users_objs)"
 no_warnings() { ! grep -E 'warning:|error:' "$1"; }
 # W=1 and sparse (C=2 checks even up-to-date files) on those objects
@@ -162,6 +162,8 @@ step upstream "$TOP/tree/mkupstream.sh"
 sed -n 's/^upstream: /  upstream: /p' "$logs/upstream.log"
 step export-reproducible-upstream export_twice --upstream
 step w1-sparse w1_sparse
+# the harness's out-of-tree test modules (kmod/), W=1 and sparse
+step kmod-w1-sparse env EXTRA_MAKE=C=2 "$TOP/kernel/build-kmod.sh" test
 
 # In QEMU (guest/profiles/test)
 counted guest "$TOP/qemu/run" test

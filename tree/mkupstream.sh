@@ -75,10 +75,11 @@ fi
 while read -r name from to count; do
 	line="upstream: $name: $count patches apply"
 	if [ "$apply_only" = 0 ]; then
+		# the builds' output to the log, their progress to ours
 		python3 "$TOP/util/progress.py" --label "building each commit of $name" \
 			--step "upstream-$name" --unit commits --count '^(ok|not ok) ' \
-			--total "$count" -- "$TOP/kernel/each-patch-builds.sh" "$from" "$to" \
-			>"$logs/$name-builds.log" 2>&1 || true
+			--total "$count" --log "$logs/$name-builds.log" -- \
+			"$TOP/kernel/each-patch-builds.sh" "$from" "$to" >/dev/null || true
 		built=$(grep -c '^ok ' "$logs/$name-builds.log" || true)
 		line="$line, $built of $count build"
 		[ "$built" = "$count" ] || { failed=1; line="$line (see $logs/$name-builds.log)"; }

@@ -20,8 +20,9 @@
 #                       done between two marker reads that open and close
 #                       one of the plugin's counting windows
 #   bench_mode=pcie     PCIe LTR fidelity sweep, in a boot of the test
-#                       kernel (its test host bridge, lib/test_pcie_ltr_qos.c,
-#                       built in; no module, the LPSS device unused): every
+#                       kernel (its test host bridge, test_pcie_ltr_qos.ko of
+#                       kmod/, loaded with the pcie_snoop= and pcie_nosnoop=
+#                       of the command line; the LPSS device unused): every
 #                       tolerance of the sweep, then auto and any, written to
 #                       ep0's attribute, its Max Snoop/No-Snoop Latency
 #                       register words read back after each (debugfs)
@@ -137,8 +138,13 @@ traffic)
 pcie)
 	# ep0 of the test host bridge: its PCI device name and register words
 	ep=/sys/kernel/debug/test_pcie_ltr_qos/ep0
+	if ! load_kmod test_pcie_ltr_qos "snoop=$(cmdline_arg pcie_snoop)" \
+		"nosnoop=$(cmdline_arg pcie_nosnoop)"; then
+		bench_error "cannot load test_pcie_ltr_qos.ko"
+		exit 1
+	fi
 	if ! [ -f "$ep/name" ]; then
-		bench_error "$ep is missing (CONFIG_TEST_PCIE_LTR_QOS)"
+		bench_error "$ep is missing"
 		exit 1
 	fi
 	read -r name <"$ep/name"

@@ -75,10 +75,12 @@ for v in 0x10 010 -1 +5 10us AUTO 2147483648; do
 done
 echo auto > "$LPSS_ATTR" || failed=1
 echo
-echo "== A PCIe Endpoint with LTR (the test host bridge, lib/test_pcie_ltr_qos.c)"
+echo "== A PCIe Endpoint with LTR (the test host bridge, kmod/test_pcie_ltr_qos.c)"
 EP=/sys/kernel/debug/test_pcie_ltr_qos/ep0
+load_kmod test_pcie_ltr_qos || failed=1
 if [ ! -r "$EP/name" ]; then
-	echo "  no test PCI host bridge in this kernel (CONFIG_TEST_PCIE_LTR_QOS)"
+	echo "  no test PCI host bridge (test_pcie_ltr_qos.ko)"
+	failed=1
 else
 	# A Max Latency word has no requirement bit: decode it as one with it
 	read -r ep <"$EP/name" || failed=1
@@ -108,8 +110,9 @@ fi
 echo
 echo "== Who holds the latency tolerance: debugfs and trace events"
 T=/sys/kernel/tracing
+load_test_module || failed=1
 if [ ! -d "$CTL" ] || [ ! -r "$LISTING" ]; then
-	echo "  no test_power_qos module or no $LISTING"
+	echo "  no test module (pmqos_harness.ko) or no $LISTING"
 else
 	for ev in dev_pm_qos_latency_tolerance dev_pm_qos_add_request; do
 		echo 1 > "$T/events/power/$ev/enable" 2>/dev/null
@@ -118,7 +121,7 @@ else
 	echo demo > "$CTL/add_target" || failed=1
 	echo "  user space: echo 100 > .../demo/power/pm_qos_latency_tolerance_us"
 	echo 100 > "$DEVS/demo/power/pm_qos_latency_tolerance_us" || failed=1
-	echo "  kernel:     dev_pm_qos_add_request(demo, 50) (test_power_qos)"
+	echo "  kernel:     dev_pm_qos_add_request(demo, 50) (pmqos_harness)"
 	echo "add 1 50" > "$CTL/demo/requests" || failed=1
 	echo "  LPSS:       echo 30 > $LPSS_ATTR"
 	echo 30 > "$LPSS_ATTR" || failed=1

@@ -3,7 +3,7 @@
 # Hostile input to power/pm_qos_latency_tolerance_us under the debug
 # kernel: every write below must fail with EINVAL or ERANGE (as listed) and
 # change neither the attribute nor the device's effective value (cb_last,
-# cb_count of the test_power_qos target), in three states: no request
+# cb_count of the test module's target), in three states: no request
 # (auto), a user request of 123 under a kernel request of 500, and "any".
 # Also: open+truncate without a write changes nothing, writes of more than
 # a page are cut to one page and still rejected, and valid writes work

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Callback lifetime.  A target on the test module's bus has the "tpq"
+# Callback lifetime.  A target on the test module's bus has the "pmh"
 # driver bound: its probe installs a callback that sleeps (cb_delay_ms)
 # and then writes to its driver data; its remove hides the attribute,
 # clears the callback and frees the data, as intel-lpss, sdhci-pci and
@@ -18,8 +18,7 @@
 use_test_module
 
 LOOPS=${LIFETIME_LOOPS:-30}
-BUS=/sys/bus/test_power_qos
-DRV=$BUS/drivers/tpq
+DRV=$TEST_DRV
 STOP=$TMP/stop
 TRACE=/sys/kernel/tracing
 EV=$TRACE/events/power/dev_pm_qos_latency_tolerance
@@ -43,12 +42,12 @@ writer() {
 
 ok=0
 add_target ud drv && add_target uc "parent=ud nocb" || ok=1
-[ -e "$(target_sysfs ud)/driver" ] || { diag "tpq did not bind to ud"; ok=1; }
+[ -e "$(target_sysfs ud)/driver" ] || { diag "pmh did not bind to ud"; ok=1; }
 [ -e "$(target_attr ud)" ] || { diag "probe did not expose $ATTR"; ok=1; }
 write_ok "$(target_debugfs ud)/requests" "add 1 300" || ok=1
 write_ok "$(target_debugfs uc)/requests" "ancestor 1 400" || ok=1
 write_ok "$(target_debugfs ud)/cb_delay_ms" 5 || ok=1
-ktap_result $ok "tpq bound to ud, kernel and ancestor requests added"
+ktap_result $ok "pmh bound to ud, kernel and ancestor requests added"
 
 writer ud 300 &
 writer uc 400 &

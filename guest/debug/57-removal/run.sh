@@ -26,7 +26,7 @@
 use_test_module
 
 SLOW_MS=3000
-DRV=/sys/bus/test_power_qos/drivers/tpq
+DRV=$TEST_DRV
 
 # write_in_background TAG FILE TEXT: write TEXT to FILE in the
 # background; the result (OK or the error name) goes to $TMP/TAG once done

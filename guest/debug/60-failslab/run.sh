@@ -103,7 +103,7 @@ user_over_kernel_done() { check_eq fc "$(user_over_kernel_state)" "100 100/2"; }
 # dev_pm_qos_add_request() may be a tail call (it is: into the function that
 # records the owner), which leaves no trace on the stack.  The module's own
 # allocations fail first (last_ret stays 0), then the API's (last_ret -12).
-kernel_first_prep() { SYM=tpq_requests_write; fresh fd; }
+kernel_first_prep() { SYM=pmh_requests_write; fresh fd; }
 kernel_first_do() { nth_write "$n" "$(target_debugfs fd)/requests" "add 1 50"; }
 kernel_first_state() { echo "$(cat "$(target_debugfs fd)/requests") $(line_of "$(target_attr fd)") $(callback_state fd)"; }
 kernel_first_done() { check_eq fd "$(kernel_first_state)" "1 50 fd auto 50/1"; }

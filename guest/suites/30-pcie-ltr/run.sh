@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # PCIe LTR maximum latencies: pci_configure_ltr() and the latency tolerance
 # backend (drivers/pci/pcie/ltr.c), on the test host bridge of
-# lib/test_pcie_ltr_qos.c (its header draws the hierarchy) with the _DSMs of
+# kmod/test_pcie_ltr_qos.c (its header draws the hierarchy) with the _DSMs of
 # qemu/ssdt.asl.  The register words are read from the emulated
 # configuration space (debugfs), not through the PCI core, and the expected
 # ones come from the table below, not from an encoder.
@@ -81,7 +81,8 @@ sweep="0 1 31 32 33 999 1000 1023 1024 1047 1048 2000 3000 3145 3146 5000
 count=0
 for t in $sweep; do count=$((count + 1)); done
 
-[ -d "$EP" ] || cannot_run "$T missing (CONFIG_TEST_PCIE_LTR_QOS)"
+load_kmod test_pcie_ltr_qos || cannot_run "cannot load test_pcie_ltr_qos.ko (kmod/)"
+[ -d "$EP" ] || cannot_run "$T missing after loading test_pcie_ltr_qos.ko"
 ktap_print_header
 ktap_set_plan $((count + 61))
 TMP=$(mktemp -d /tmp/pcieltr.XXXXXX)
