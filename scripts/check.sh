@@ -94,12 +94,6 @@ shellcheck_all() {
 	(cd "$TOP" && shellcheck $files)
 }
 python_files() { own_files | grep '\.py$' | sed "s#^#$TOP/#"; }
-# Debian's python3 (with ply and git) for checkpatch's SPDX check.
-# checkpatch PATCH [OPTION...]
-checkpatch() {
-	cp_patch=$1; shift
-	(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$@" "$cp_patch")
-}
 # Export again, with git set to abbreviate blob ids differently (as a tree
 # with another history would): the bytes must be those of patches/.
 # export_twice [--upstream]: the same for the upstream form, exported from

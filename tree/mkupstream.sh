@@ -44,8 +44,7 @@ exec 9>"$CACHE/build.lock"
 flock 9
 worktree_at "$wt" pristine
 start=pristine
-postings | while IFS='|' read -r name subject; do
-	: "$subject"
+postings | while IFS='|' read -r name _; do
 	am_series "$wt" "upstream/$name" "$start" upstream
 	end=$(git -C "$wt" rev-parse HEAD)
 	echo "$name $(git -C "$TREE" rev-parse "$start") $end $APPLIED"
@@ -59,8 +58,7 @@ exec 9>&-
 # Fixes: tags (their form it checks).
 checkpatch_posting() {
 	for cp_p in $(series_files "upstream/$1"); do
-		(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict \
-			--quiet --ignore UNKNOWN_COMMIT_ID "$TOP/upstream/$1/$cp_p") \
+		checkpatch "$TOP/upstream/$1/$cp_p" --ignore UNKNOWN_COMMIT_ID \
 			>"$logs/$1-checkpatch-${cp_p%%-*}.log" 2>&1 ||
 			echo "${cp_p%%-*}"
 	done

@@ -99,14 +99,13 @@ esac
 series_files() { grep -v -e '^#' -e '^$' "$TOP/$1/series" || true; }
 series_list() { series_files patches; }
 # postings: the upstream form's postings in order, "NAME|first subject" a
-# line (upstream/postings); upstream_list: every patch file of them, as
-# NAME/FILE
+# line (upstream/postings)
 postings() { grep -v -e '^#' -e '^$' "$TOP/upstream/postings"; }
-upstream_list() {
-	postings | while IFS='|' read -r ul_name ul_subject; do
-		: "$ul_subject"
-		series_files "upstream/$ul_name" | sed "s#^#$ul_name/#"
-	done
+# checkpatch PATCH [OPTION...]: checkpatch --strict on PATCH in the kernel
+# tree, with Debian's python3 (with ply and git) for its SPDX check
+checkpatch() {
+	cp_patch=$1; shift
+	(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$@" "$cp_patch")
 }
 
 # am_series DIR SERIES START BRANCH: in the worktree DIR, drop any git am in
