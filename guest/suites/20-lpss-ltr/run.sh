@@ -14,20 +14,22 @@ GENERAL=0x08 SW_LTR=0x10 MODE_SW=4 REQ=0x8000
 hex() { printf '0x%04x' "$1"; }
 
 # The SW_LTR word each tolerance must give, written out by hand from the
-# LTR format (PCIe r6.0 sec 7.8.2.2, which the Intel private register
-# follows with scales 0-3): value bits 9:0, scale bits 12:10 (a unit of
-# 2^(5*scale) ns: 1, 32, 1024, 32768), requirement bit 15 (0x8000).  The
-# finest scale whose 10-bit value holds the tolerance, rounded down, so
-# that the device never waits longer than tolerated; beyond 1023 units of
-# 32768 ns (33.52 ms) the largest word, 0x8fff, requirement kept.
-# E.g. 2 us = 2000 ns: 62 units of 32 ns (1984 ns): 0x8000|1<<10|62.
+# LTR format (PCIe r6.0 sec 7.8.2.2): value bits 9:0, scale bits 12:10 (a
+# unit of 2^(5*scale) ns), requirement bit 15 (0x8000).  The Intel private
+# register only takes scales 2 and 3 (1024 and 32768 ns; Intel's datasheet
+# reserves two of its four scale codes, see FreeBSD's ig4_reg.h, and Linux
+# only ever wrote 0x800 and 0xc00).  The finer of the two whose 10-bit
+# value holds the tolerance, rounded down, so that the device never waits
+# longer than tolerated; beyond 1023 units of 32768 ns (33.52 ms) the
+# largest word, 0x8fff, requirement kept.
+# E.g. 2 us = 2000 ns: 1 unit of 1024 ns (1024 ns): 0x8000|2<<10|1.
 word_of() {
 	case $1 in
-	0) echo 0x8000 ;;	# 0 x 1 ns
-	1) echo 0x83e8 ;;	# 1000 x 1 ns
-	2) echo 0x843e ;;	# 62 x 32 ns
-	31) echo 0x87c8 ;;	# 968 x 32 ns
-	32) echo 0x87e8 ;;	# 1000 x 32 ns
+	0) echo 0x8800 ;;	# 0 x 1024 ns
+	1) echo 0x8800 ;;	# 0 x 1024 ns: 1000 ns holds no unit
+	2) echo 0x8801 ;;	# 1 x 1024 ns
+	31) echo 0x881e ;;	# 30 x 1024 ns
+	32) echo 0x881f ;;	# 31 x 1024 ns
 	33) echo 0x8820 ;;	# 32 x 1024 ns
 	500) echo 0x89e8 ;;	# 488 x 1024 ns
 	700) echo 0x8aab ;;	# 683 x 1024 ns
