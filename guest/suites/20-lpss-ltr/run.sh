@@ -6,7 +6,9 @@
 # (independently of the driver).  Rows marked HOST-XP are read again from
 # the host through the QEMU monitor (qemu/qmp-watch.py).  Then the
 # auto -> value -> any -> auto transitions, and register loss across a
-# suspend/resume cycle; foreign bits of the shared GENERAL register.
+# suspend/resume cycle; foreign bits of the shared GENERAL register; and
+# another device on the LPSS device's ACPI companion coming and going
+# (kmod/test_lpss_companion.c).
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 GENERAL=0x08 SW_LTR=0x10 MODE_SW=4 REQ=0x8000
@@ -61,7 +63,7 @@ count=0
 for t in $rows; do count=$((count + 1)); done
 
 ktap_print_header
-ktap_set_plan $((count * 2 + 16))
+ktap_set_plan $((count * 2 + 19))
 echo "HOST-XP-PLAN 6"
 
 for t in $rows; do
@@ -152,5 +154,20 @@ gen=$(lpss_reg $GENERAL)
 ktap_result $? "foreign GENERAL bits kept across suspend/resume ($(printf '0x%08x' "$gen"))"
 echo auto > "$LPSS_ATTR"
 lpss_set_reg $GENERAL $(($(lpss_reg $GENERAL) & ~FOREIGN))
+
+# Another device with the LPSS device's ACPI companion comes and goes (the
+# i2c adapter, spi controller, serial port and serdev controller of a real
+# LPSS host controller do): the acpi_lpss scan handler binds and unbinds
+# it.  The LPSS device's LTR must still follow its tolerance afterwards,
+# and the other device gets no callback (nor an attribute) of its own.
+echo 1000 > "$LPSS_ATTR"
+load_kmod test_lpss_companion
+ktap_result $? "a device sharing the LPSS companion added and deleted"
+[ "$(cat /sys/module/test_lpss_companion/parameters/child_callback 2>/dev/null)" = N ]
+ktap_result $? "that device had no latency tolerance callback"
+echo 500 > "$LPSS_ATTR"
+[ $(($(lpss_reg $SW_LTR) & 0xffff)) = $(($(word_of 500))) ] && [ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]
+ktap_result $? "after it: 1000 -> 500 us: SW_LTR $(hex $(($(lpss_reg $SW_LTR) & 0xffff))) == $(hex "$(word_of 500)")"
+echo auto > "$LPSS_ATTR"
 
 ktap_finished
