@@ -88,6 +88,65 @@ ktap_result() {
 	[ "$kr_glob" = off ] || set +f
 }
 
+# lpss_rpm_wait STATUS: wait up to 5 s for the LPSS device's runtime PM
+# status (power/runtime_status) to be STATUS; false if it is not
+lpss_rpm_wait() {
+	lrw_i=0
+	while [ "$(cat "$LPSS_DEV/power/runtime_status")" != "$1" ]; do
+		lrw_i=$((lrw_i + 1))
+		[ $lrw_i -le 50 ] || return 1
+		sleep 0.1
+	done
+}
+
+# lpss_while_down KO: while the acpi_lpss PM domain has the LPSS device
+# powered down (runtime suspend, or no driver after ->dismiss()), a new
+# latency tolerance must leave the LTR registers alone: on real hardware
+# the write is lost, and acpi_lpss_restore_ctx() puts back at resume what
+# it saved at suspend.  It must be written when the device is powered up
+# again.  KO is kmod/test_lpss_driver.ko, a driver that does runtime PM
+# only; it is bound through driver_override, and unbound (the device left
+# powered down) at the end.  Prints a line per check, "pass DESC" or
+# "fail DESC".  The words (PCIe r6.0 sec 7.8.2.2, scale 2 = 1024 ns):
+# 500 us 0x89e8 (488 x 1024 ns), 700 us 0x8aab (683 x 1024 ns).
+lpss_while_down() {
+	lwd_dev=${LPSS_DEV##*/} lwd_ctl=$LPSS_DEV/power/control
+	lwd_drv=/sys/bus/platform/drivers/test_lpss_driver
+	echo 500 >"$LPSS_ATTR"
+	echo test_lpss_driver >"$LPSS_DEV/driver_override"
+	insmod "$1" && lpss_rpm_wait suspended
+	lwd_ok $? "a driver bound, the device runtime-suspended"
+	echo 700 >"$LPSS_ATTR"
+	lwd_word 0x89e8 "700 us while runtime-suspended: SW_LTR left alone"
+	echo on >"$lwd_ctl" && lpss_rpm_wait active
+	lwd_word 0x8aab "700 us after runtime resume: SW_LTR"
+	echo auto >"$lwd_ctl" && lpss_rpm_wait suspended
+	echo auto >"$LPSS_ATTR"
+	[ $(($(lpss_reg 0x08) & 4)) = 4 ]
+	lwd_ok $? "auto while runtime-suspended: GENERAL.SW left set"
+	echo on >"$lwd_ctl" && lpss_rpm_wait active
+	[ $(($(lpss_reg 0x08) & 4)) = 0 ]
+	lwd_ok $? "auto after runtime resume: GENERAL.SW clear"
+	echo 500 >"$LPSS_ATTR"
+	echo "$lwd_dev" >"$lwd_drv/unbind"
+	echo 700 >"$LPSS_ATTR"
+	lwd_word 0x89e8 "700 us with the driver unbound: SW_LTR left alone"
+	echo "$lwd_dev" >"$lwd_drv/bind"
+	lwd_word 0x8aab "700 us with the driver bound again: SW_LTR"
+	echo auto >"$LPSS_ATTR"
+	echo "$lwd_dev" >"$lwd_drv/unbind"
+	rmmod test_lpss_driver
+	echo >"$LPSS_DEV/driver_override"
+}
+lwd_ok() {
+	if [ "$1" = 0 ]; then echo "pass $2"; else echo "fail $2"; fi
+}
+lwd_word() {
+	lww_v=$(($(lpss_reg 0x10) & 0xffff))
+	[ $lww_v = $(($1)) ]
+	lwd_ok $? "$2 $(printf '0x%04x' $lww_v), expected $1"
+}
+
 # load_kmod NAME [PARAM=VALUE...]: load the harness's test module NAME
 # (kmod/, in the initramfs as /lib/kmod/NAME.ko) unless it is loaded;
 # status 1, with insmod's message on standard error, if it cannot be

@@ -7,8 +7,9 @@
 # about.  The case must fail before the fix and pass after it.
 # The kernels are built in a worktree of their own ($CACHE/linux-proof)
 # and $BUILD/proof, with configs/test.config + configs/bench.config
-# (modules, for bench/module/pmqos_bench.ko, which uses the public API
-# only and so builds on every commit); logs in $OUT/proof/.
+# (modules, for bench/module/pmqos_bench.ko and kmod/test_lpss_driver.ko,
+# which use public APIs only and so build on every commit); logs in
+# $OUT/proof/.
 # Prints "before"/"after" lines per fix (and per ABI change: the parser,
 # LPSS from 3 ms up); the last line is
 #   bisect proof: N of M shown (fail before, pass after)
@@ -20,7 +21,8 @@ fixes='lpss-round-down|ACPI: LPSS: Do not let an LPSS device add more latency
 lpss-restore|ACPI: LPSS: Write the LTR again when the device has been powered up
 callback-mutex|PM: QoS: Run latency tolerance callbacks under a per-device lock
 parser-decimal|PM: sysfs: Accept only decimal numbers
-lpss-3ms|ACPI: LPSS: Program latency tolerances of 3 ms and more'
+lpss-3ms|ACPI: LPSS: Program latency tolerances of 3 ms and more
+lpss-powered|ACPI: LPSS: Write the LTR registers only while the device is powered'
 
 "$TOP/tree/mkupstream.sh" --apply-only
 dir=$OUT/proof
@@ -39,10 +41,12 @@ boot() {
 	TARGETS="bzImage modules" "$TOP/kernel/build-kernel.sh" proof "$wt" \
 		"$TOP/configs/test.config" "$TOP/configs/bench.config" >"$log.build" 2>&1 ||
 		{ echo "PROOF $2 fail: the kernel does not build (see $log.build)"; return; }
-	cp "$TOP/bench/module/Kbuild" "$TOP/bench/module/pmqos_bench.c" "$dir/module/"
+	cp "$TOP/bench/module/pmqos_bench.c" "$TOP/kmod/test_lpss_driver.c" "$dir/module/"
+	echo 'obj-m += pmqos_bench.o test_lpss_driver.o' >"$dir/module/Kbuild"
 	kmake "$wt" "$build" M="$dir/module" modules >>"$log.build" 2>&1 ||
-		{ echo "PROOF $2 fail: pmqos_bench.ko does not build (see $log.build)"; return; }
-	cp "$TOP/guest/proof/run.sh" "$dir/module/pmqos_bench.ko" "$dir/proof/"
+		{ echo "PROOF $2 fail: the test modules do not build (see $log.build)"; return; }
+	cp "$TOP/guest/proof/run.sh" "$dir/module/pmqos_bench.ko" \
+		"$dir/module/test_lpss_driver.ko" "$dir/proof/"
 	# the judge fails the run when the case fails: expected before the fix
 	judged=0
 	"$TOP/qemu/run" proof --suite "$dir/proof" --append "proof_case=$2" \

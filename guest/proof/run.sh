@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The bisect proof's guest side (scripts/bisect-proof.sh): the one case named
 # by proof_case= on the kernel command line, on the emulated INT33C0 (and,
-# for callback-mutex, pmqos_bench.ko beside this script).  Prints KTAP: a
-# plan of one case, "ok 1 <case>: <what was seen>" or "not ok 1 <case>:
-# <what was seen>"; exits 0 if it passed.
+# for callback-mutex, pmqos_bench.ko beside this script; for lpss-powered,
+# test_lpss_driver.ko).  Prints KTAP: a plan of one case, "ok 1 <case>:
+# <what was seen>" or "not ok 1 <case>: <what was seen>"; exits 0 if it
+# passed.
 # Only public interfaces, so that it runs on every commit of the upstream
 # form: the attribute, the registers through /dev/mem, the bench module.
 # shellcheck source=../lib.sh # installed as /lib/guest.sh
@@ -99,6 +100,18 @@ restored() {
 	fi
 }
 
+# Tolerances set while the device is powered down (guest/lib.sh's
+# lpss_while_down, with test_lpss_driver.ko beside this script)
+while_down() {
+	lpss_while_down ./test_lpss_driver.ko >"$TMP/down"
+	wd_seen=$(sed 's/$/;/' "$TMP/down" | tr '\n' ' ')
+	if grep -q '^fail' "$TMP/down" || [ "$(grep -c '^pass' "$TMP/down")" != 7 ]; then
+		say fail "$wd_seen"
+	else
+		say pass "$wd_seen"
+	fi
+}
+
 ktap_print_header
 ktap_set_plan 1
 if ! [ -f "$LPSS_ATTR" ]; then
@@ -112,6 +125,7 @@ lpss-round-down) tolerate 1000 2000 ;;
 lpss-3ms) tolerate 3000 5000 ;;
 lpss-restore) restored ;;
 callback-mutex) isolated ;;
+lpss-powered) while_down ;;
 *) say fail "unknown case" ;;
 esac
 echo auto >"$LPSS_ATTR"
