@@ -64,7 +64,7 @@ count=0
 for t in $rows; do count=$((count + 1)); done
 
 ktap_print_header
-ktap_set_plan $((count * 2 + 26))
+ktap_set_plan $((count * 2 + 28))
 echo "HOST-XP-PLAN 6"
 
 for t in $rows; do
@@ -131,6 +131,18 @@ if [ -w /sys/power/pm_test ]; then
 fi
 [ "$(lpss_reg $SW_LTR)" = 0x00001234 ] && [ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ]
 ktap_result $? "auto: resume does not touch SW_LTR or the mode"
+
+# auto, but the power cycle brings software mode back (at hibernation
+# restore, acpi_lpss_restore_ctx() puts back registers saved before the
+# switch to auto): resume must clear it again
+lpss_set_reg $GENERAL $(($(lpss_reg $GENERAL) | MODE_SW))
+if [ -w /sys/power/pm_test ]; then
+	echo platform > /sys/power/pm_test
+	echo mem > /sys/power/state
+	echo none > /sys/power/pm_test
+fi
+[ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ]
+ktap_result $? "auto: software mode brought back by the power cycle cleared at resume"
 
 # GENERAL is shared: spi-pxa2xx sets bit 24 (RX timeout hold-off
 # disable) in it on Lynxpoint, after this driver has bound; bit 16 stands
