@@ -104,10 +104,11 @@ lpss_rpm_wait() {
 # latency tolerance must leave the LTR registers alone: on real hardware
 # the write is lost, and acpi_lpss_restore_ctx() puts back at resume what
 # it saved at suspend.  It must be written when the device is powered up
-# again.  KO is kmod/test_lpss_driver.ko, a driver that does runtime PM
-# only; it is bound through driver_override, and unbound (the device left
-# powered down) at the end.  lpss_ltr/ must not read the powered-down
-# device either.  Prints a line per check, "pass DESC" or "fail DESC".  The words (PCIe r6.0 sec 7.8.2.2, scale 2 = 1024 ns):
+# again, by ->activate() too, and lpss_ltr/ must not read the device
+# meanwhile.  KO is kmod/test_lpss_driver.ko, a driver that does runtime
+# PM only; it is bound through driver_override, and unbound (the device
+# left powered down) at the end.  Prints a line per check, "pass DESC" or
+# "fail DESC".  The words (PCIe r6.0 sec 7.8.2.2, scale 2 = 1024 ns):
 # 500 us 0x89e8 (488 x 1024 ns), 700 us 0x8aab (683 x 1024 ns).
 lpss_while_down() {
 	lwd_dev=${LPSS_DEV##*/} lwd_ctl=$LPSS_DEV/power/control
@@ -134,8 +135,9 @@ lpss_while_down() {
 	lwd_err=$(cat "$LPSS_DEV/lpss_ltr/sw_ltr" 2>&1 >/dev/null)
 	case $lwd_err in *"temporarily unavailable"*) true ;; *) false ;; esac
 	lwd_ok $? "lpss_ltr/sw_ltr with the driver unbound: EAGAIN (${lwd_err:-read})"
+	lpss_set_reg 0x10 0	# as a power-off would leave it
 	echo "$lwd_dev" >"$lwd_drv/bind"
-	lwd_word 0x8aab "700 us with the driver bound again: SW_LTR"
+	lwd_word 0x8aab "700 us, SW_LTR lost, the driver bound again: SW_LTR"
 	echo auto >"$LPSS_ATTR"
 	echo "$lwd_dev" >"$lwd_drv/unbind"
 	rmmod test_lpss_driver

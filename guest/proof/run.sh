@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # The bisect proof's guest side (scripts/bisect-proof.sh): the one case named
 # by proof_case= on the kernel command line, on the emulated INT33C0 (and,
-# for callback-mutex, pmqos_bench.ko beside this script; for lpss-powered,
-# test_lpss_driver.ko).  Prints KTAP: a plan of one case, "ok 1 <case>:
-# <what was seen>" or "not ok 1 <case>: <what was seen>"; exits 0 if it
-# passed.
+# for callback-mutex, pmqos_bench.ko beside this script; for lpss-restore
+# and lpss-powered, test_lpss_driver.ko).  Prints KTAP: a plan of one
+# case, "ok 1 <case>: <what was seen>" or "not ok 1 <case>: <what was
+# seen>"; exits 0 if it passed.
 # Only public interfaces, so that it runs on every commit of the upstream
-# form: the attribute, the registers through /dev/mem, the bench module.
+# form: the attribute, the registers through /dev/mem, the two modules.
 # shellcheck source=../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
 TMP=$(mktemp -d /tmp/proof.XXXXXX)
@@ -81,7 +81,9 @@ isolated() {
 # then a suspend/resume cycle (pm_test=platform: every device phase, no
 # sleep) must program them again; with auto set, software mode brought
 # back behind its back (as a hibernation image's saved registers would)
-# must be cleared by the next cycle
+# must be cleared by the next cycle; with 500 us set and the registers
+# wiped, a driver's probe (->activate(), test_lpss_driver.ko) must
+# program them again
 restored() {
 	echo 900 >"$LPSS_ATTR"
 	lpss_set_reg $SW_LTR 0
@@ -99,8 +101,16 @@ restored() {
 	echo mem >/sys/power/state
 	echo none >/sys/power/pm_test
 	r_auto=$(($(lpss_reg $GENERAL) & MODE_SW))
-	r_seen="after resume: $NS ns (req $REQ), mode bit $r_mode; auto, after resume: mode bit $r_auto"
-	if [ "$REQ" = 1 ] && [ "$NS" -gt 0 ] && [ "$NS" -le 900000 ] && [ "$r_mode" = $MODE_SW ] && [ "$r_auto" = 0 ]; then
+	echo 500 >"$LPSS_ATTR"
+	lpss_set_reg $SW_LTR 0
+	lpss_set_reg $GENERAL $(($(lpss_reg $GENERAL) & ~MODE_SW))
+	echo test_lpss_driver >"$LPSS_DEV/driver_override"
+	insmod ./test_lpss_driver.ko
+	r_probe=$(($(lpss_reg $SW_LTR) & 0xffff))
+	rmmod test_lpss_driver
+	r_seen="after resume: $NS ns (req $REQ), mode bit $r_mode; auto, after resume: mode bit $r_auto; 500 us, after probe: $(printf '0x%04x' $r_probe)"
+	# 500 us = 488 x 1024 ns: 0x89e8 (PCIe r6.0 sec 7.8.2.2)
+	if [ "$REQ" = 1 ] && [ "$NS" -gt 0 ] && [ "$NS" -le 900000 ] && [ "$r_mode" = $MODE_SW ] && [ "$r_auto" = 0 ] && [ $r_probe = $((0x89e8)) ]; then
 		say pass "$r_seen"
 	else
 		say fail "$r_seen"
