@@ -34,7 +34,8 @@ worktree_at "$wt" pristine
 
 # boot COMMIT CASE: build the kernel of COMMIT and print "PROOF CASE pass:
 # ..." or "PROOF CASE fail: ..." from the judge's line of the case, or a
-# fail line saying why there is none
+# fail line saying why there is none.  Its standard input is /dev/null:
+# QEMU reads its own, which is the list of fixes.
 boot() {
 	git -C "$wt" checkout -q --force "$1" || die "cannot check out $1 in $wt"
 	log=$dir/$2-$(git -C "$wt" rev-parse --short=12 HEAD).log
@@ -60,16 +61,15 @@ boot() {
 	esac
 }
 
-shown=0 total=0
+shown=0 total=$(echo "$fixes" | wc -l)
 echo "$fixes" | {
 	while IFS='|' read -r case_ subject; do
-		total=$((total + 1))
 		c=$(git -C "$TREE" log --format='%H %s' pristine..upstream |
 			grep -F " $subject" | cut -d' ' -f1)
 		[ "$(echo "$c" | wc -w)" = 1 ] || die "no single commit on upstream: $subject"
 		echo "fix: $(git -C "$TREE" log -1 --format=%s "$c")"
-		before=$(boot "$c~1" "$case_")
-		after=$(boot "$c" "$case_")
+		before=$(boot "$c~1" "$case_" </dev/null)
+		after=$(boot "$c" "$case_" </dev/null)
 		echo "  before: ${before#PROOF }"
 		echo "  after:  ${after#PROOF }"
 		case $before in *" fail: "*) ;; *) continue ;; esac
