@@ -117,6 +117,18 @@ restored() {
 	fi
 }
 
+# Tolerances set while the device is powered down (guest/lib.sh's
+# lpss_while_down, with test_lpss_driver.ko beside this script)
+while_down() {
+	lpss_while_down ./test_lpss_driver.ko >"$TMP/down"
+	wd_seen=$(sed 's/$/;/' "$TMP/down" | tr '\n' ' ')
+	if grep -q '^fail' "$TMP/down" || [ "$(grep -c '^pass' "$TMP/down")" != 8 ]; then
+		say fail "$wd_seen"
+	else
+		say pass "$wd_seen"
+	fi
+}
+
 ktap_print_header
 ktap_set_plan 1
 if ! [ -f "$LPSS_ATTR" ]; then
