@@ -22,7 +22,8 @@ lpss-restore|ACPI: LPSS: Write the LTR again when the device has been powered up
 callback-mutex|PM: QoS: Run latency tolerance callbacks under a per-device lock
 parser-decimal|PM: sysfs: Accept only decimal numbers
 lpss-3ms|ACPI: LPSS: Program latency tolerances of 3 ms and more
-lpss-powered|ACPI: LPSS: Access the LTR registers only while the device is powered'
+lpss-powered|ACPI: LPSS: Write the LTR registers only while the device is powered
+lpss-read|ACPI: LPSS: Read the lpss_ltr attributes only while the device is powered'
 
 "$TOP/tree/mkupstream.sh" --apply-only
 dir=$OUT/proof
