@@ -38,8 +38,9 @@ cmdline_arg() {
 # MMIO base is on the kernel command line (lpss_base=, qemu/run-qemu.sh
 # reads it from the SSDT's #define, the one place it is written); its
 # private registers are at LPSS + 0x800 (GENERAL 0x08, SW_LTR 0x10,
-# AUTO_LTR 0x14 from there).
+# AUTO_LTR 0x14 from there); MODE_SW is GENERAL's software LTR mode bit.
 LPSS=$(cmdline_arg lpss_base) || LPSS=
+GENERAL=0x08 SW_LTR=0x10 MODE_SW=4
 LPSS_DEV=/sys/bus/platform/devices/INT33C0:00
 ATTR=power/pm_qos_latency_tolerance_us
 LPSS_ATTR=$LPSS_DEV/$ATTR
@@ -123,10 +124,10 @@ lpss_while_down() {
 	lwd_word 0x8aab "700 us after runtime resume: SW_LTR"
 	echo auto >"$lwd_ctl" && lpss_rpm_wait suspended
 	echo auto >"$LPSS_ATTR"
-	[ $(($(lpss_reg 0x08) & 4)) = 4 ]
+	[ $(($(lpss_reg $GENERAL) & MODE_SW)) = $MODE_SW ]
 	lwd_ok $? "auto while runtime-suspended: GENERAL.SW left set"
 	echo on >"$lwd_ctl" && lpss_rpm_wait active
-	[ $(($(lpss_reg 0x08) & 4)) = 0 ]
+	[ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ]
 	lwd_ok $? "auto after runtime resume: GENERAL.SW clear"
 	echo 500 >"$LPSS_ATTR"
 	echo "$lwd_dev" >"$lwd_drv/unbind"
@@ -135,7 +136,7 @@ lpss_while_down() {
 	lwd_err=$(cat "$LPSS_DEV/lpss_ltr/sw_ltr" 2>&1 >/dev/null)
 	case $lwd_err in *"temporarily unavailable"*) true ;; *) false ;; esac
 	lwd_ok $? "lpss_ltr/sw_ltr with the driver unbound: EAGAIN (${lwd_err:-read})"
-	lpss_set_reg 0x10 0	# as a power-off would leave it
+	lpss_set_reg $SW_LTR 0	# as a power-off would leave it
 	echo "$lwd_dev" >"$lwd_drv/bind"
 	lwd_word 0x8aab "700 us, SW_LTR lost, the driver bound again: SW_LTR"
 	echo auto >"$LPSS_ATTR"
@@ -147,7 +148,7 @@ lwd_ok() {
 	if [ "$1" = 0 ]; then echo "pass $2"; else echo "fail $2"; fi
 }
 lwd_word() {
-	lww_v=$(($(lpss_reg 0x10) & 0xffff))
+	lww_v=$(($(lpss_reg $SW_LTR) & 0xffff))
 	[ $lww_v = $(($1)) ]
 	lwd_ok $? "$2 $(printf '0x%04x' $lww_v), expected $1"
 }

@@ -12,7 +12,6 @@
 . /lib/guest.sh
 TMP=$(mktemp -d /tmp/proof.XXXXXX)
 ERR=$TMP/err IN=$TMP/in
-GENERAL=0x08 SW_LTR=0x10 MODE_SW=4
 case_=$(cmdline_arg proof_case) || case_=
 
 # say pass|fail DETAIL: the result of the case, "<case>: DETAIL"

@@ -12,7 +12,7 @@
 # powered down (guest/lib.sh's lpss_while_down), which leaves it so.
 # shellcheck source=../../lib.sh # installed as /lib/guest.sh
 . /lib/guest.sh
-GENERAL=0x08 SW_LTR=0x10 MODE_SW=4 REQ=0x8000
+REQ=0x8000
 
 hex() { printf '0x%04x' "$1"; }
 
