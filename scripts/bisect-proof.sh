@@ -11,7 +11,7 @@
 # which use public APIs only and so build on every commit); logs in
 # $OUT/proof/.
 # Prints "before"/"after" lines per fix (and per ABI change: the parser,
-# LPSS from 3 ms up); the last line is
+# LPSS from 3 ms up, lpss_ltr/ reads); the last line is
 #   bisect proof: N of M shown (fail before, pass after)
 set -eu
 . "$(dirname "$0")/../util/common.sh"
