@@ -5,15 +5,15 @@
 # override them (make passes both to the scripts); $(call where,X) asks.
 where = $(shell CACHE='$(CACHE)' OUT='$(OUT)' util/where.sh $(1))
 
-.PHONY: help deps tree export export-upstream upstream bisect-proof kernel base-kernel demo demo-intro check debug-check kcsan-check dist clean bench
+.PHONY: help deps tree export stripped upstream bisect-proof kernel base-kernel demo demo-intro check debug-check kcsan-check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
 	@echo "make check        run every test; last line: N passed, M failed"
-	@echo "make tree         kernel tree at $(call where,TREE): base + patches/ (git am)"
-	@echo "make export       write the tree's commits back to patches/"
-	@echo "make upstream     pristine 6.12 + the postings of upstream/: per posting, applies, builds, checkpatch; then its end tree against base + patches/"
-	@echo "make export-upstream  write branch up (pristine..up) back to upstream/, one folder per posting"
+	@echo "make tree         kernel tree at $(call where,TREE): branch up = pristine 6.12 + upstream/ (git am), branch lt = the stripped-base series made from it"
+	@echo "make export       write branch up (pristine..up) back to upstream/, one folder per posting"
+	@echo "make stripped     the stripped-base series (stripped/series) as patch files in $(call where,OUT)/stripped/"
+	@echo "make upstream     pristine 6.12 + the postings of upstream/: per posting, applies, builds, checkpatch; then its end tree against the stripped-base series"
 	@echo "make bisect-proof each fix of upstream/ in QEMU: its case fails before it, passes after"
 	@echo "make kernel       build the test kernel ($(call where,bzimage test))"
 	@echo "make base-kernel  build the base alone (no series)"
@@ -32,11 +32,11 @@ tree: deps
 export:
 	@tree/export.sh
 
+stripped: tree
+	@tree/export.sh --stripped
+
 upstream: deps
 	@tree/mkupstream.sh
-
-export-upstream:
-	@tree/export.sh --upstream
 
 bisect-proof: deps
 	@scripts/bisect-proof.sh

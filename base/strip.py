@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Remove upstream's latency-tolerance device PM QoS code from a 6.12 tree.
 
-The series in patches/ implements the feature again; this step makes the
-base it applies to.  Every edit below *names* what it removes (a function,
+The stripped-base series (stripped/) implements the feature again; this
+step makes the base it applies to.  Every edit below *names* what it
+removes (a function,
 a struct member, a switch case, a documentation section) and finds it in
 the tree; nothing of upstream's text is carried here except the short
 anchors needed to find a spot.  Each edit must match exactly as often as

@@ -71,11 +71,11 @@ counted() {
 }
 
 # The repository's own files (git's list; every file outside a checkout),
-# but the series and the harness's fixtures (logs and stand-ins)
+# but the postings and the harness's fixtures (logs and stand-ins)
 own_files() {
 	{ git -C "$TOP" ls-files 2>/dev/null ||
 		(cd "$TOP" && find . -path ./.git -prune -o -path ./out -prune -o -type f -print |
-			sed 's#^\./##'); } | grep -v -e '^patches/' -e '^tests/harness/fixtures/'
+			sed 's#^\./##'); } | grep -v -e '^upstream/' -e '^tests/harness/fixtures/'
 }
 # Every shell script: the files that start with #!/bin/sh or say
 # "shellcheck shell=sh" (sourced libraries)
@@ -94,16 +94,13 @@ shellcheck_all() {
 	(cd "$TOP" && shellcheck $files)
 }
 python_files() { own_files | grep '\.py$' | sed "s#^#$TOP/#"; }
-# Export again, with git set to abbreviate blob ids differently (as a tree
-# with another history would): the bytes must be those of patches/.
-# export_twice [--upstream]: the same for the upstream form, exported from
-# the branch tree/mkupstream.sh made of upstream/
+# Export the branch tree/mkupstream.sh made of upstream/ again, with git
+# set to abbreviate blob ids differently (as a tree with another history
+# would): the bytes must be those of upstream/.
 export_twice() {
-	et_dir=patches
-	[ $# = 0 ] || et_dir=upstream
 	d=$(mktemp -d) && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.abbrev \
-		GIT_CONFIG_VALUE_0=7 UP_BRANCH=upstream "$TOP/tree/export.sh" "$@" "$d" &&
-		diff -r -x cover.txt -x postings "$d" "$TOP/$et_dir" && rm -rf "$d"
+		GIT_CONFIG_VALUE_0=7 UP_BRANCH=upstream "$TOP/tree/export.sh" "$d" &&
+		diff -r -x cover.txt -x postings "$d" "$TOP/upstream" && rm -rf "$d"
 }
 # The files the series adds or mostly writes, as objects, and the in-tree
 # users of the API (configs/api-users).  Not the PCI core files the PCIe
@@ -136,25 +133,31 @@ step python-compile python3 -m py_compile $(python_files)
 pristine=$("$TOP/tree/get-source.sh") || stop=1
 counted base-strip sh "$TOP/tests/base/run.sh" "$pristine"
 
-# The series
-step series-applies ticking "making the kernel tree (base + patches/)" tree \
+# The kernel tree: pristine + upstream/ (branch up), and the stripped-base
+# series made from it (branch lt, written to $OUT/stripped)
+step series-applies ticking "making the kernel tree (pristine + upstream/, base + stripped series)" tree \
 	env STRICT=1 "$TOP/tree/mktree.sh" || stop=1
-for p in $(series_list); do
-	step "checkpatch-${p%%-*}" checkpatch "$TOP/patches/$p"
+step stripped-export "$TOP/tree/export.sh" --stripped "$OUT/stripped" || stop=1
+# Its patches take whole files, so MAINTAINERS comes whole in the docs
+# patch, not with each new file: checkpatch's FILE_PATH_CHANGES question
+# ("does MAINTAINERS need updating?") is answered there.
+for p in "$OUT"/stripped/[0-9][0-9][0-9][0-9]-*.patch; do
+	p=${p##*/}
+	case $p in 0000-*|'[0-9]'*) continue ;; esac
+	step "checkpatch-stripped-${p%%-*}" checkpatch "$OUT/stripped/$p" --ignore FILE_PATH_CHANGES
 done
-step export-reproducible export_twice
 
 # Kernels: the base alone, then base + series with the in-tree users
 step build-base "$TOP/kernel/build-kernel.sh" base
 step build-test "$TOP/kernel/build-kernel.sh" test || stop=1
 step build-test-no-warnings no_warnings "$logs/build-test.log"
-counted each-patch-builds commits each-patch-builds "$(series_list | wc -l)" \
+counted each-patch-builds commits each-patch-builds "$(git -C "$TREE" rev-list --count base..lt)" \
 	"$TOP/kernel/each-patch-builds.sh"
 # The upstream form: its postings apply in order on pristine 6.12, each
 # commit builds, checkpatch is clean, and the end tree is the one above
 step upstream "$TOP/tree/mkupstream.sh"
 sed -n 's/^upstream: /  upstream: /p' "$logs/upstream.log"
-step export-reproducible-upstream export_twice --upstream
+step export-reproducible export_twice
 step w1-sparse w1_sparse
 # the harness's out-of-tree test modules (kmod/), W=1 and sparse
 step kmod-w1-sparse env EXTRA_MAKE=C=2 "$TOP/kernel/build-kmod.sh" test

@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Write the kernel tree's branch (base..lt) back to patches/ as
-# git format-patch files, a cover letter and the series file; with
-# --upstream, the upstream form (pristine..up, or pristine..$UP_BRANCH;
-# see tree/mkupstream.sh) to upstream/, one folder per posting.
-#   export.sh [--upstream] [OUTDIR]    (default: patches/ or upstream/)
+# Write the upstream form, branch up of the kernel tree (pristine..up, or
+# pristine..$UP_BRANCH; see tree/mkupstream.sh), back to upstream/, one
+# folder per posting, as git format-patch files, a cover letter and the
+# series file; with --stripped, the stripped-base series tree/mkstripped.sh
+# made (base..lt) to $OUT/stripped, with its cover letter from
+# stripped/cover.txt.
+#   export.sh [OUTDIR]               (default: upstream/)
+#   export.sh --stripped [OUTDIR]    (default: $OUT/stripped)
 # upstream/postings names the postings in order, each with the subject of
 # its first commit; the posting runs up to the next one's first commit.
 # Each posting's folder gets its own cover letter (from NAME/cover.txt),
@@ -12,7 +15,7 @@
 # scripts/get_maintainer.pl run on its patches with the MAINTAINERS file
 # of the branch: maintainers in To:, reviewers and lists in Cc:.
 # Exporting the same commits twice gives the same bytes.  It only exports:
-# whether the tree is patches/ is tree/mktree.sh's to say (and remember).
+# whether the tree is upstream/ is tree/mktree.sh's to say (and remember).
 set -eu
 . "$(dirname "$0")/../util/common.sh"
 
@@ -100,18 +103,18 @@ identity() {
 	export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 }
 
-if [ "${1:-}" != --upstream ]; then
-	out=${1:-$TOP/patches}
+if [ "${1:-}" = --stripped ]; then
+	out=${2:-$OUT/stripped}
 	[ -n "$(git -C "$TREE" rev-list base..lt)" ] || die "no commits on lt above base"
 	identity lt
-	format base lt "$TOP/patches/cover.txt" "$tmp/p"
+	format base lt "$TOP/stripped/cover.txt" "$tmp/p"
 	install "$tmp/p" "$out" "the base"
 	msg "exported $(grep -vc '^#' "$out/series") patches to $out"
 	exit 0
 fi
 
 branch=${UP_BRANCH:-up}
-out=${2:-$TOP/upstream}
+out=${1:-$TOP/upstream}
 [ -n "$(git -C "$TREE" rev-list "pristine..$branch")" ] ||
 	die "no commits on $branch above pristine"
 identity "$branch"

@@ -1,12 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Make (or reuse) the kernel git tree: its first commit, tagged "base", is
-# the pristine linux-source-6.12 with upstream's latency tolerance removed
-# by base/strip.py; branch "lt" is base plus patches/series applied with
-# git am.  A tree whose branch has commits that were never exported is left
-# alone (run 'make export' first, or FORCE=1 to throw them away), and so
-# are uncommitted changes: the builds use them, with a warning.  STRICT=1
-# (make check) refuses both: what is tested is exactly patches/.
+# Make (or reuse) the kernel git tree.  Its first commit, tagged "base",
+# is the pristine linux-source-6.12 with upstream's latency tolerance
+# removed by base/strip.py; tag "pristine" is the source as Debian ships
+# it.  Branch "up", the one checked out and built, is pristine plus the
+# postings of upstream/ applied with git am: the kernel work's one
+# hand-kept form.  Branch "lt", the stripped-base series, is made from
+# up's end tree by tree/mkstripped.sh.  A branch up with commits that were
+# never exported is left alone (run 'make export' first, or FORCE=1 to
+# throw them away), and so are uncommitted changes: the builds use them,
+# with a warning.  STRICT=1 (make check) refuses both: what is tested is
+# exactly upstream/.
 set -eu
 . "$(dirname "$0")/../util/common.sh"
 
@@ -30,7 +34,7 @@ stripped_id() {
 	rm -rf "$t"
 }
 base_id="$version $(stripped_id)"
-series_id=$(series_id)
+series_id=$(upstream_id)
 
 # Deterministic commit dates, so the base commit's id depends on content only.
 base_identity
@@ -48,7 +52,7 @@ make_base() {
 	rm -rf "$TREE.new" "$TREE" "$BASE_TREE"
 	timed copy "copying the source" cp -a "$pristine" "$TREE.new"
 	python3 "$TOP/base/strip.py" "$TREE.new"
-	git -C "$TREE.new" init -q -b lt
+	git -C "$TREE.new" init -q -b up
 	printf '/.build*/\n' >> "$TREE.new/.git/info/exclude"
 	# Debian's .gitignore ignores "/*": -f.  --verbose names each file.
 	python3 "$TOP/util/progress.py" --label "mktree: git add" --step tree-add --unit files \
@@ -69,38 +73,39 @@ implement it again."
 
 # The tree's state is mktree.sh's alone: .git/pmqos-base names the base
 # the tree was made from, .git/pmqos-applied "SERIES_ID COMMIT" the last
-# commit known to be exactly patches/ (SERIES_ID: util/common.sh's
-# series_id of that patches/).  Nothing else writes or reads them.
+# commit known to be exactly upstream/ (SERIES_ID: util/common.sh's
+# upstream_id of that upstream/).  Nothing else writes or reads them.
 applied() { cat "$TREE/.git/pmqos-applied" 2>/dev/null || true; }
-# exports_as_patches: exporting base..lt (tree/export.sh) gives patches/
-# byte for byte
+# exports_as_patches: exporting pristine..up (tree/export.sh) gives
+# upstream/ byte for byte
 exports_as_patches() {
-	[ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse base)" ] || return 1
+	[ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse pristine)" ] || return 1
 	eap=$(mktemp -d)
 	if "$TOP/tree/export.sh" "$eap" 2>/dev/null &&
-		diff -r -x cover.txt "$eap" "$TOP/patches" >/dev/null 2>&1; then
+		diff -r -x cover.txt -x postings "$eap" "$TOP/upstream" >/dev/null 2>&1; then
 		rm -rf "$eap"
 		return 0
 	fi
 	rm -rf "$eap"
 	return 1
 }
-# builds_on_patches: the first commits of base..HEAD have the diffs of
-# patches/, in order (git patch-id): whatever follows is work of its own
+# builds_on_patches: the first commits of pristine..HEAD have the diffs
+# of upstream/, in order (git patch-id): whatever follows is work of its
+# own
 builds_on_patches() {
-	bop_want=$(cd "$TOP/patches" && series_list | while read -r p; do
-		git patch-id --stable <"$p" | cut -d' ' -f1; done)
-	bop_have=$(git -C "$TREE" rev-list --reverse base..HEAD |
-		head -n "$(series_list | wc -l)" | while read -r c; do
+	bop_want=$(all_posting_files | while read -r p; do
+		git patch-id --stable <"$TOP/$p" | cut -d' ' -f1; done)
+	bop_have=$(git -C "$TREE" rev-list --reverse pristine..HEAD |
+		head -n "$(all_posting_files | wc -l)" | while read -r c; do
 		git -C "$TREE" show "$c" | git patch-id --stable | cut -d' ' -f1; done)
 	[ -n "$bop_want" ] && [ "$bop_want" = "$bop_have" ]
 }
-# commit_state: what the tree's commits are, against patches/
-#   matches   they are patches/ (remembered in .git/pmqos-applied)
-#   stale     patches/ changed and the tree has nothing of its own: apply it
-#   ahead     commits not in patches/ yet (make export): made on the
-#             patches/ of the last apply, or on top of those of patches/ now
-#   diverged  such commits on other patches than those of patches/
+# commit_state: what the tree's commits are, against upstream/
+#   matches   they are upstream/ (remembered in .git/pmqos-applied)
+#   stale     upstream/ changed and the tree has nothing of its own: apply it
+#   ahead     commits not in upstream/ yet (make export): made on the
+#             upstream/ of the last apply, or on top of that of upstream/ now
+#   diverged  such commits on other patches than those of upstream/
 commit_state() {
 	cs_head=$(git -C "$TREE" rev-parse HEAD)
 	if [ "$(applied)" = "$series_id $cs_head" ]; then
@@ -127,9 +132,15 @@ if [ "$(cat "$TREE/.git/pmqos-base" 2>/dev/null)" != "$base_id" ]; then
 	fi
 	make_base
 fi
+# Tag pristine: the source as Debian ships it, which the postings apply to
+ptree=$(pristine_tree "$pristine")
+if [ "$(git -C "$TREE" rev-parse -q --verify 'pristine^{tree}' 2>/dev/null)" != "$ptree" ]; then
+	c=$(git -C "$TREE" commit-tree -m "linux-source-6.12 $version as Debian ships it" "$ptree")
+	git -C "$TREE" tag -f pristine "$c" >/dev/null
+fi
 
 # dirty: uncommitted changes to tracked files: kept (the builds use them)
-# unless STRICT=1, which wants the tree to be exactly patches/.
+# unless STRICT=1, which wants the tree to be exactly upstream/.
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 if [ -n "$dirty" ]; then
 	if [ "${FORCE:-0}" = 1 ]; then
@@ -146,24 +157,27 @@ fi
 state=$(commit_state)
 case $state in
 matches)
-	msg "tree matches patches/: $TREE"
+	"$TOP/tree/mkstripped.sh" up
+	msg "tree matches upstream/: $TREE"
 	exit 0 ;;
 ahead)
 	if [ "${FORCE:-0}" != 1 ]; then
 		[ "${STRICT:-0}" != 1 ] ||
-			die "$TREE has commits not in patches/; 'make export' or FORCE=1"
-		msg "tree has commits not in patches/ yet (make export): using it as is"
+			die "$TREE has commits not in upstream/; 'make export' or FORCE=1"
+		"$TOP/tree/mkstripped.sh" up
+		msg "tree has commits not in upstream/ yet (make export): using it as is"
 		exit 0
 	fi ;;
 diverged)
 	[ "${FORCE:-0}" = 1 ] ||
-		die "$TREE has commits not in patches/, on other patches than patches/; 'make export' or FORCE=1" ;;
+		die "$TREE has commits not in upstream/, on other patches than upstream/; 'make export' or FORCE=1" ;;
 esac
 if [ -n "$dirty" ]; then
 	die "$TREE has uncommitted changes; commit and 'make export', or FORCE=1"
 fi
 
-# stale (or FORCE=1): base + patches/ with git am
-am_series "$TREE" patches base lt
+# stale (or FORCE=1): pristine + upstream/ with git am, then lt from it
+am_postings "$TREE" up >/dev/null
 echo "$series_id $(git -C "$TREE" rev-parse HEAD)" > "$TREE/.git/pmqos-applied"
-msg "applied $APPLIED patches: $TREE (branch lt)"
+"$TOP/tree/mkstripped.sh" up
+msg "applied $(all_posting_files | wc -l) patches of upstream/: $TREE (branch up)"

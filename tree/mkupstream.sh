@@ -8,14 +8,15 @@
 # kernel's, built first if missing) and checkpatch --strict is clean; one
 # line each:
 #   upstream: 1-fixes: 8 patches apply, 8 of 8 build, checkpatch clean
-# The last line says whether the end tree is the tree of branch lt
-# (base + patches/), every file:
-#   upstream: 4 postings, 44 patches, end tree identical to base + patches/
+# The last line says whether the end tree is the tree of branch lt (the
+# stripped-base series tree/mkstripped.sh made from branch up), every file:
+#   upstream: 4 postings, 44 patches, end tree identical to the stripped-base series
 # or names the files that differ.  Exit status 1 if anything failed.
 # Logs in $OUT/upstream/.  --apply-only: make the branch and compare the
 # trees, no builds, no checkpatch (scripts/bisect-proof.sh).
 # Branch "up" is left alone: it is where the upstream form is edited
-# (tree/export.sh --upstream writes it back to upstream/).
+# (tree/export.sh writes it back to upstream/); tree/mktree.sh makes the
+# tag pristine and branch lt.
 set -eu
 . "$(dirname "$0")/../util/common.sh"
 
@@ -23,33 +24,18 @@ apply_only=0
 [ "${1:-}" = --apply-only ] && apply_only=1
 
 "$TOP/tree/mktree.sh"
-pristine=$("$TOP/tree/get-source.sh")
 wt=$CACHE/linux-upstream
 logs=$OUT/upstream
 rm -rf "$logs" && mkdir -p "$logs"
 
 base_identity
 
-ptree=$(pristine_tree "$pristine")
-# A tag that has that tree is kept (branch "up" may be built on it).
-if [ "$(git -C "$TREE" rev-parse -q --verify 'pristine^{tree}' 2>/dev/null)" != "$ptree" ]; then
-	version=$(basename "$(dirname "$pristine")")
-	c=$(git -C "$TREE" commit-tree -m "linux-source-6.12 $version as Debian ships it" "$ptree")
-	git -C "$TREE" tag -f pristine "$c" >/dev/null
-fi
-
-# Apply: NAME START END a line in $logs/ranges
+# Apply: NAME START END COUNT a line in $logs/ranges
 wait_build_lock
 exec 9>"$CACHE/build.lock"
 flock 9
 worktree_at "$wt" pristine
-start=pristine
-postings | while IFS='|' read -r name _; do
-	am_series "$wt" "upstream/$name" "$start" upstream
-	end=$(git -C "$wt" rev-parse HEAD)
-	echo "$name $(git -C "$TREE" rev-parse "$start") $end $APPLIED"
-	start=$end
-done >"$logs/ranges"
+am_postings "$wt" upstream >"$logs/ranges"
 exec 9>&-
 
 # checkpatch_posting NAME: checkpatch --strict on its patches; prints the
@@ -96,10 +82,10 @@ n=$(wc -l <"$logs/ranges")
 patches=$(awk '{ n += $4 } END { print n }' "$logs/ranges")
 differ=$(git -C "$TREE" diff --name-status upstream lt)
 if [ -z "$differ" ]; then
-	echo "upstream: $n postings, $patches patches, end tree identical to base + patches/"
+	echo "upstream: $n postings, $patches patches, end tree identical to the stripped-base series"
 else
 	echo "$differ" | sed 's/^/differs: /'
-	echo "upstream: $n postings, $patches patches, end tree differs from base + patches/ in $(echo "$differ" | wc -l) files"
+	echo "upstream: $n postings, $patches patches, end tree differs from the stripped-base series in $(echo "$differ" | wc -l) files"
 	failed=1
 fi
 [ "$failed" = 0 ]

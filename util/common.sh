@@ -9,7 +9,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:=$HOME/.cache/pmqos-lt}"  # sources, trees, builds, ccache: kept
 : "${OUT:=$TOP/out}"                  # logs, images, the dist patch: make clean
 SRC_DIR=$CACHE/src            # pristine unpacked linux-source-6.12
-TREE=$CACHE/linux             # git tree: base commit + the series (branch lt)
+TREE=$CACHE/linux             # git tree: pristine + upstream/ (branch up), base + series (lt)
 BASE_TREE=$CACHE/linux-base   # worktree of the base commit alone
 BUILD=$CACHE/build            # out-of-tree build directories, one per kernel
 export CACHE OUT TOP SRC_DIR TREE BASE_TREE BUILD
@@ -94,13 +94,18 @@ case $TOP$CACHE$OUT in
 *[[:space:]]*) die "a path with a blank: $TOP, $CACHE or $OUT" ;;
 esac
 
-# series_files DIR: the patch file names listed in DIR/series, one a line;
-# series_list for patches/.
+# series_files DIR: the patch file names listed in DIR/series, one a line
 series_files() { grep -v -e '^#' -e '^$' "$TOP/$1/series" || true; }
-series_list() { series_files patches; }
 # postings: the upstream form's postings in order, "NAME|first subject" a
 # line (upstream/postings)
 postings() { grep -v -e '^#' -e '^$' "$TOP/upstream/postings"; }
+# all_posting_files: every patch of the upstream form in the order they
+# apply, "upstream/NAME/FILE" a line
+all_posting_files() {
+	postings | while IFS='|' read -r apf_name _; do
+		series_files "upstream/$apf_name" | sed "s#^#upstream/$apf_name/#"
+	done
+}
 # checkpatch PATCH [OPTION...]: checkpatch --strict on PATCH in the kernel
 # tree, with Debian's python3 (with ply and git) for its SPDX check
 checkpatch() {
@@ -110,7 +115,7 @@ checkpatch() {
 
 # am_series DIR SERIES START BRANCH: in the worktree DIR, drop any git am in
 # progress and local changes, check out BRANCH at START and git am the patches
-# listed in SERIES/series (SERIES: patches or upstream); APPLIED = how many.
+# listed in SERIES/series (SERIES: upstream/NAME); APPLIED = how many.
 am_series() {
 	git -C "$1" am --abort >/dev/null 2>&1 || true
 	git -C "$1" checkout -q --force -B "$4" "$3"
@@ -119,6 +124,19 @@ am_series() {
 		git -C "$1" am -q --keep-cr "$TOP/$2/$as_p" ||
 			die "$2/$as_p does not apply (git -C $1 am --show-current-patch=diff)"
 		APPLIED=$((APPLIED + 1))
+	done
+}
+
+# am_postings DIR BRANCH: in the worktree DIR, BRANCH = tag pristine plus
+# the postings of upstream/, in order (am_series); prints a line per
+# posting: "NAME START END COUNT" (commit ids)
+am_postings() {
+	ap_start=pristine
+	postings | while IFS='|' read -r ap_name _; do
+		am_series "$1" "upstream/$ap_name" "$ap_start" "$2"
+		ap_end=$(git -C "$1" rev-parse HEAD)
+		echo "$ap_name $(git -C "$1" rev-parse "$ap_start") $ap_end $APPLIED"
+		ap_start=$ap_end
 	done
 }
 
@@ -160,8 +178,9 @@ pristine_tree() {
 	rm -f "$pt_idx"
 }
 
-# Identity of patches/ (series plus the files it lists).
-series_id() {
-	(cd "$TOP/patches" && { cat series; series_list | while read -r p; do
-		cat "$p"; done; } | sha256sum | cut -c1-16)
+# Identity of upstream/ (postings, each series, the patches they list).
+upstream_id() {
+	(cd "$TOP" && { cat upstream/postings upstream/*/series
+		all_posting_files | while read -r p; do cat "$p"; done; } |
+		sha256sum | cut -c1-16)
 }

@@ -51,7 +51,7 @@ ESTIMATES = {
     "deps": (60, 0),                    # apt on a new machine
     "get-source-install": (90, 0),      # about 150 MB
     "get-source-unpack": (60, 0),
-    "tree": (120, 0),                   # base + patches/, the first time
+    "tree": (120, 0),                   # base, pristine + upstream/, the first time
     "kernel-base": (540, 1236),         # a build from nothing, objects
     "kernel-test": (480, 1256),         # counted on 6.12
     "kernel-debug": (360, 1330),        # objects estimated
