@@ -105,8 +105,7 @@ lpss_rpm_wait() {
 # latency tolerance must leave the LTR registers alone: on real hardware
 # the write is lost, and acpi_lpss_restore_ctx() puts back at resume what
 # it saved at suspend.  It must be written when the device is powered up
-# again, by ->activate() too, and lpss_ltr/ must not read the device
-# meanwhile.  KO is kmod/test_lpss_driver.ko, a driver that does runtime
+# again, by ->activate() too.  KO is kmod/test_lpss_driver.ko, a driver that does runtime
 # PM only; it is bound through driver_override, and unbound (the device
 # left powered down) at the end.  Prints a line per check, "pass DESC" or
 # "fail DESC".  The words (PCIe r6.0 sec 7.8.2.2, scale 2 = 1024 ns):
@@ -133,9 +132,6 @@ lpss_while_down() {
 	echo "$lwd_dev" >"$lwd_drv/unbind"
 	echo 700 >"$LPSS_ATTR"
 	lwd_word 0x89e8 "700 us with the driver unbound: SW_LTR left alone"
-	lwd_err=$(cat "$LPSS_DEV/lpss_ltr/sw_ltr" 2>&1 >/dev/null)
-	case $lwd_err in *"temporarily unavailable"*) true ;; *) false ;; esac
-	lwd_ok $? "lpss_ltr/sw_ltr with the driver unbound: EAGAIN (${lwd_err:-read})"
 	lpss_set_reg $SW_LTR 0	# as a power-off would leave it
 	echo "$lwd_dev" >"$lwd_drv/bind"
 	lwd_word 0x8aab "700 us, SW_LTR lost, the driver bound again: SW_LTR"

@@ -10,8 +10,7 @@
 # (modules, for bench/module/pmqos_bench.ko and kmod/test_lpss_driver.ko,
 # which use public APIs only and so build on every commit); logs in
 # $OUT/proof/.
-# Prints "before"/"after" lines per fix (and per ABI change: the parser,
-# LPSS from 3 ms up, lpss_ltr/ reads); the last line is
+# Prints "before"/"after" lines per fix; the last line is
 #   bisect proof: N of M shown (fail before, pass after)
 set -eu
 . "$(dirname "$0")/../util/common.sh"
@@ -20,10 +19,7 @@ set -eu
 fixes='lpss-round-down|ACPI: LPSS: Do not let an LPSS device add more latency
 lpss-restore|ACPI: LPSS: Write the LTR again when the device has been powered up
 callback-mutex|PM: QoS: Run latency tolerance callbacks under a per-device lock
-parser-decimal|PM: sysfs: Accept only decimal numbers
-lpss-3ms|ACPI: LPSS: Program latency tolerances of 3 ms and more
-lpss-powered|ACPI: LPSS: Write the LTR registers only while the device is powered
-lpss-read|ACPI: LPSS: Read the lpss_ltr attributes only while the device is powered'
+lpss-powered|ACPI: LPSS: Write the LTR registers only while the device is powered'
 
 "$TOP/tree/mkupstream.sh" --apply-only
 dir=$OUT/proof

