@@ -5,13 +5,14 @@
 # override them (make passes both to the scripts); $(call where,X) asks.
 where = $(shell CACHE='$(CACHE)' OUT='$(OUT)' util/where.sh $(1))
 
-.PHONY: help deps tree export stripped upstream bisect-proof kernel base-kernel demo demo-intro check debug-check kcsan-check dist clean bench
+.PHONY: help deps tree export stripped postings upstream bisect-proof kernel base-kernel demo demo-intro check debug-check kcsan-check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
 	@echo "make check        run every test; last line: N passed, M failed"
 	@echo "make tree         kernel tree at $(call where,TREE): branch up = pristine 6.12 + upstream/ (git am), branch lt = the stripped-base series made from it"
 	@echo "make export       write branch up (pristine..up) back to upstream/, one folder per posting"
+	@echo "make postings     the postings under your git identity (user.name, user.email), in $(call where,OUT)/postings/, to send"
 	@echo "make stripped     the stripped-base series (stripped/series) as patch files in $(call where,OUT)/stripped/"
 	@echo "make upstream     pristine 6.12 + the postings of upstream/: per posting, applies, builds, checkpatch; then its end tree against the stripped-base series"
 	@echo "make bisect-proof each fix of upstream/ in QEMU: its case fails before it, passes after"
@@ -34,6 +35,9 @@ export:
 
 stripped: tree
 	@tree/export.sh --stripped
+
+postings: tree
+	@tree/postings.sh
 
 upstream: deps
 	@tree/mkupstream.sh

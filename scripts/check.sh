@@ -113,6 +113,23 @@ lib/test_power_qos.o lib/pci_ltr_kunit.o
 drivers/pci/pcie/ltr.o
 $(api_users_objs)"
 no_warnings() { ! grep -E 'warning:|error:' "$1"; }
+# The postings made by tree/postings.sh under a test identity carry that
+# identity alone: every From: and Signed-off-by:, and nothing of the
+# author the commits of branch up have.
+postings_identity() {
+	pi_d=$(mktemp -d) pi_id='Test Submitter <submitter@example.org>'
+	pi_old=$(git -C "$TREE" log -1 --format=%ae up)
+	GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0='Test Submitter' \
+		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=submitter@example.org \
+		"$TOP/tree/postings.sh" "$pi_d" || return 1
+	grep -rh -e '^From: ' -e '^Signed-off-by: ' "$pi_d" | sed 's/^[^:]*: //' | sort | uniq -c
+	for pi_p in "$pi_d"/*/[0-9]*.patch; do
+		case $pi_p in */0000-*) continue ;; esac
+		grep -qxF "Signed-off-by: $pi_id" "$pi_p" || { echo "not signed: $pi_p"; return 1; }
+	done
+	[ "$(grep -rh -e '^From: ' -e '^Signed-off-by: ' "$pi_d" | sed 's/^[^:]*: //' | sort -u)" = "$pi_id" ] &&
+		! grep -rlF "$pi_old" "$pi_d" && rm -rf "$pi_d"
+}
 # W=1 and sparse (C=2 checks even up-to-date files) on those objects
 w1_sparse() {
 	EXTRA_MAKE="W=1 C=2" TARGETS="$OBJS" "$TOP/kernel/build-kernel.sh" test 2>&1 |
@@ -158,6 +175,7 @@ counted each-patch-builds commits each-patch-builds "$(git -C "$TREE" rev-list -
 step upstream "$TOP/tree/mkupstream.sh"
 sed -n 's/^upstream: /  upstream: /p' "$logs/upstream.log"
 step export-reproducible export_twice
+step postings-identity postings_identity
 step w1-sparse w1_sparse
 # the harness's out-of-tree test modules (kmod/), W=1 and sparse
 step kmod-w1-sparse env EXTRA_MAKE=C=2 "$TOP/kernel/build-kmod.sh" test

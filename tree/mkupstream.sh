@@ -41,10 +41,14 @@ exec 9>&-
 # checkpatch_posting NAME: checkpatch --strict on its patches; prints the
 # files it has something to say about.  The tree is an unpacked tarball
 # without mainline's history: it cannot look up the commits named by
-# Fixes: tags (their form it checks).
+# Fixes: tags (their form it checks).  New files go under the MAINTAINERS
+# entries that already own their directories, so a patch that adds one
+# need not touch MAINTAINERS: checkpatch's FILE_PATH_CHANGES question is
+# get_maintainer.pl's to answer (tree/export.sh asks it for the
+# recipients).
 checkpatch_posting() {
 	for cp_p in $(series_files "upstream/$1"); do
-		checkpatch "$TOP/upstream/$1/$cp_p" --ignore UNKNOWN_COMMIT_ID \
+		checkpatch "$TOP/upstream/$1/$cp_p" --ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES \
 			>"$logs/$1-checkpatch-${cp_p%%-*}.log" 2>&1 ||
 			echo "${cp_p%%-*}"
 	done
