@@ -33,11 +33,13 @@ tree: deps
 export:
 	@tree/export.sh
 
-stripped: tree
-	@tree/export.sh --stripped
+# What goes out is made from upstream/ exactly: STRICT=1 refuses a tree
+# with unexported commits or uncommitted changes.
+stripped: deps
+	@STRICT=1 tree/mktree.sh && tree/export.sh --stripped
 
-postings: tree
-	@tree/postings.sh
+postings: deps
+	@STRICT=1 tree/mktree.sh && tree/postings.sh
 
 upstream: deps
 	@tree/mkupstream.sh
@@ -75,8 +77,8 @@ kcsan-check: tree
 bench: tree
 	@QUICK=$(QUICK) bench/bench.sh
 
-dist: tree
-	@tree/dist.sh
+dist: deps
+	@STRICT=1 tree/mktree.sh && tree/dist.sh
 
 clean:
 	rm -rf $(call where,OUT)

@@ -3,7 +3,7 @@
 # make bench: our latency tolerance against upstream's, side by side, in
 # one run on this machine.  Builds two kernels with the same config
 # (configs/test.config + configs/bench.config): "upstream" from the pristine
-# linux-source-6.12, "ours" from the base plus the series ($TREE), and the
+# linux-source-6.12, "ours" from pristine + upstream/ ($TREE, branch up), and the
 # same two with two CPUs (+ configs/bench-smp.config); builds
 # bench/module/pmqos_bench.ko against each, bench/sysfs-write-bench and the
 # bench/mmio-count.c QEMU plugin, and the test kernel (recipe test: the

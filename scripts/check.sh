@@ -164,7 +164,7 @@ for p in "$OUT"/stripped/[0-9][0-9][0-9][0-9]-*.patch; do
 	step "checkpatch-stripped-${p%%-*}" checkpatch "$OUT/stripped/$p" --ignore FILE_PATH_CHANGES
 done
 
-# Kernels: the base alone, then base + series with the in-tree users
+# Kernels: the base alone, then the postings' end tree with the in-tree users
 step build-base "$TOP/kernel/build-kernel.sh" base
 step build-test "$TOP/kernel/build-kernel.sh" test || stop=1
 step build-test-no-warnings no_warnings "$logs/build-test.log"

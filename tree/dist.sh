@@ -30,7 +30,7 @@ version=$(basename "$(dirname "$pristine")")
 tar -C "$tmp" -xf /usr/src/linux-source-6.12.tar.xz
 patch -s -p1 -d "$tmp/linux-source-6.12" < "$outfile" ||
 	die "$outfile does not apply to a fresh unpack"
-for f in $(git -C "$TREE" diff --name-only pristine up); do
+for f in $(git -C "$TREE" diff --no-renames --name-only pristine up); do
 	if git -C "$TREE" cat-file -e "up:$f" 2>/dev/null; then
 		git -C "$TREE" show "up:$f" | cmp -s - "$tmp/linux-source-6.12/$f" ||
 			die "$f differs after applying $outfile"
@@ -38,4 +38,4 @@ for f in $(git -C "$TREE" diff --name-only pristine up); do
 		die "$f should have been deleted by $outfile"
 	fi
 done
-msg "wrote $outfile ($(git -C "$TREE" diff --name-only pristine up | wc -l) files); applies to a fresh unpack"
+msg "wrote $outfile ($(git -C "$TREE" diff --no-renames --name-only pristine up | wc -l) files); applies to a fresh unpack"

@@ -11,8 +11,8 @@
 # commit's author.  A file that no line claims, or a line that claims
 # none, is an error: the series must end at the end tree, and does.
 # Nothing is checked out: the commits are made from tree objects, with the
-# author and date of the end commit, so the same end tree gives the same
-# commits.
+# author and date of the end commit, so the same end commit (tree, author,
+# date) gives the same commits.
 #   mkstripped.sh [END]   (default: up)
 set -eu
 . "$(dirname "$0")/../util/common.sh"
@@ -33,17 +33,27 @@ GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE \
 	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE
 
+# changed [PATHSPEC...]: the files that differ between the base and the
+# end tree (renames as a deletion and an addition), one a line
+changed() { git -C "$TREE" diff --no-renames --name-only base "$end" -- "$@"; }
+
 parent=$(git -C "$TREE" rev-parse base)
 GIT_INDEX_FILE=$idx git -C "$TREE" read-tree base
+set -f	# pathspecs are git's to expand
 n=0
-grep -v -e '^#' -e '^$' "$list" >"$claimed.lines"
-while read -r file pathspecs; do
+grep -n -v -e '^#' -e '^$' "$list" >"$claimed.lines"
+while IFS=: read -r line rest; do
 	n=$((n + 1))
-	[ -f "$TOP/stripped/$file" ] || die "stripped/series line $n: no stripped/$file"
-	# shellcheck disable=SC2086 # pathspecs: words
-	files=$(git -C "$TREE" diff --name-only base "$end" -- $pathspecs |
-		grep -vxF -f "$claimed" || true)
-	[ -n "$files" ] || die "stripped/series line $n ($file): no file of the end tree differs from the base there"
+	# shellcheck disable=SC2086 # the words of the line
+	set -- $rest
+	file=$1; shift
+	[ -f "$TOP/stripped/$file" ] || die "stripped/series:$line: no stripped/$file"
+	for ps in "$@"; do
+		[ -n "$(changed "$ps")" ] ||
+			die "stripped/series:$line: no file of the end tree differs from the base in $ps"
+	done
+	files=$(changed "$@" | grep -vxF -f "$claimed" || true)
+	[ -n "$files" ] || die "stripped/series:$line ($file): earlier lines took all its files"
 	for f in $files; do
 		echo "$f" >>"$claimed"
 		if entry=$(git -C "$TREE" ls-tree "$end" -- "$f") && [ -n "$entry" ]; then
@@ -60,7 +70,7 @@ while read -r file pathspecs; do
 		git -C "$TREE" commit-tree -p "$parent" "$tree")
 done <"$claimed.lines"
 
-left=$(git -C "$TREE" diff --name-only "$parent" "$end")
+left=$(git -C "$TREE" diff --no-renames --name-only "$parent" "$end")
 [ -z "$left" ] || die "stripped/series claims no line for: $(echo "$left" | tr '\n' ' ')"
 git -C "$TREE" update-ref refs/heads/lt "$parent"
 msg "branch lt: base + $n commits of stripped/series, at the tree of $end"

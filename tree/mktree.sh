@@ -125,10 +125,12 @@ commit_state() {
 # fresh: no tree yet, or one made from another base (whose commits must
 # all have been exported, unless FORCE=1)
 if [ "$(cat "$TREE/.git/pmqos-base" 2>/dev/null)" != "$base_id" ]; then
-	if [ -d "$TREE/.git" ] && [ "${FORCE:-0}" != 1 ] &&
-		[ "$(applied | cut -d' ' -f2)" != "$(git -C "$TREE" rev-parse HEAD)" ] &&
-		! exports_as_patches; then
-		die "the base changed but $TREE has unexported commits; 'make export' or FORCE=1"
+	if [ -d "$TREE/.git" ] && [ "${FORCE:-0}" != 1 ]; then
+		[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+			die "the base changed but $TREE has uncommitted changes; commit and 'make export', or FORCE=1"
+		[ "$(applied | cut -d' ' -f2)" = "$(git -C "$TREE" rev-parse HEAD)" ] ||
+			exports_as_patches ||
+			die "the base changed but $TREE has unexported commits; 'make export' or FORCE=1"
 	fi
 	make_base
 fi
@@ -138,6 +140,20 @@ if [ "$(git -C "$TREE" rev-parse -q --verify 'pristine^{tree}' 2>/dev/null)" != 
 	c=$(git -C "$TREE" commit-tree -m "linux-source-6.12 $version as Debian ships it" "$ptree")
 	git -C "$TREE" tag -f pristine "$c" >/dev/null
 fi
+
+# The work is on branch up.  lt is made by tree/mkstripped.sh: a tree
+# with lt checked out has the layout from before up existed, and is
+# applied anew.  Anything else (a rebase under way, another branch) is
+# the developer's business: left alone, but never tested as upstream/.
+case $(git -C "$TREE" symbolic-ref -q HEAD || echo "a detached HEAD") in
+refs/heads/up) ;;
+refs/heads/lt) rm -f "$TREE/.git/pmqos-applied" ;;
+*)
+	[ "${STRICT:-0}" != 1 ] ||
+		die "$TREE is not on branch up (a rebase under way?); finish it, or git checkout up"
+	msg "warning: $TREE is not on branch up (a rebase under way?); the builds use it as it is"
+	exit 0 ;;
+esac
 
 # dirty: uncommitted changes to tracked files: kept (the builds use them)
 # unless STRICT=1, which wants the tree to be exactly upstream/.
@@ -154,17 +170,25 @@ if [ -n "$dirty" ]; then
 	fi
 fi
 
+# stripped: branch lt from up (tree/mkstripped.sh); a failure only warns
+# unless STRICT=1: the builds use up, not lt
+stripped() {
+	"$TOP/tree/mkstripped.sh" up && return 0
+	[ "${STRICT:-0}" != 1 ] || exit 1
+	msg "warning: branch lt (the stripped-base series) is not made; fix stripped/series"
+}
+
 state=$(commit_state)
 case $state in
 matches)
-	"$TOP/tree/mkstripped.sh" up
+	stripped
 	msg "tree matches upstream/: $TREE"
 	exit 0 ;;
 ahead)
 	if [ "${FORCE:-0}" != 1 ]; then
 		[ "${STRICT:-0}" != 1 ] ||
 			die "$TREE has commits not in upstream/; 'make export' or FORCE=1"
-		"$TOP/tree/mkstripped.sh" up
+		stripped
 		msg "tree has commits not in upstream/ yet (make export): using it as is"
 		exit 0
 	fi ;;
@@ -176,8 +200,10 @@ if [ -n "$dirty" ]; then
 	die "$TREE has uncommitted changes; commit and 'make export', or FORCE=1"
 fi
 
-# stale (or FORCE=1): pristine + upstream/ with git am, then lt from it
+# stale (or FORCE=1): pristine + upstream/ with git am, then lt from it.
+# Forget the last apply first: one that stops half way is stale next time.
+rm -f "$TREE/.git/pmqos-applied"
 am_postings "$TREE" up >/dev/null
 echo "$series_id $(git -C "$TREE" rev-parse HEAD)" > "$TREE/.git/pmqos-applied"
-"$TOP/tree/mkstripped.sh" up
+stripped
 msg "applied $(all_posting_files | wc -l) patches of upstream/: $TREE (branch up)"

@@ -26,6 +26,8 @@ old_email=$(git -C "$TREE" log -1 --format=%ae up)
 GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
 GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 new=$(git -C "$TREE" rev-parse pristine)
 for c in $(git -C "$TREE" rev-list --reverse pristine..up); do
 	[ "$(git -C "$TREE" log -1 --format='%an <%ae>' "$c")" = "$old_name <$old_email>" ] ||
@@ -33,16 +35,27 @@ for c in $(git -C "$TREE" rev-list --reverse pristine..up); do
 	GIT_AUTHOR_DATE=$(git -C "$TREE" log -1 --format=%aD "$c")
 	GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 	export GIT_AUTHOR_DATE GIT_COMMITTER_DATE
-	new=$(git -C "$TREE" log -1 --format=%B "$c" |
+	git -C "$TREE" log -1 --format=%B "$c" |
 		OLD="Signed-off-by: $old_name <$old_email>" NEW="Signed-off-by: $name <$email>" \
-			awk '$0 == ENVIRON["OLD"] { print ENVIRON["NEW"]; next } { print }' |
-		git -C "$TREE" commit-tree -p "$new" "$(git -C "$TREE" rev-parse "$c^{tree}")")
+			awk '$0 == ENVIRON["OLD"] { print ENVIRON["NEW"]; next } { print }' >"$tmp"
+	grep -qxF "Signed-off-by: $name <$email>" "$tmp" ||
+		die "$(git -C "$TREE" log -1 --format='%h %s' "$c") has no Signed-off-by: of its author to replace"
+	new=$(git -C "$TREE" commit-tree -p "$new" -F "$tmp" "$(git -C "$TREE" rev-parse "$c^{tree}")")
 done
 git -C "$TREE" branch -f postings-signed "$new"
-trap 'git -C "$TREE" branch -D -q postings-signed' EXIT
+trap 'rm -f "$tmp"; git -C "$TREE" branch -D -q postings-signed' EXIT
 
+# Posting folders of an earlier run that upstream/postings no longer names
+# must not be sent by mistake: only this run's are left.
+for d in "$out"/[0-9]*-*/; do
+	if [ -f "$d/series" ]; then rm -rf "$d"; fi
+done
 UP_BRANCH=postings-signed "$TOP/tree/export.sh" "$out"
-left=$(grep -rlF -e "$old_email" -e "$old_name" "$out" || true)
-[ -z "$left" ] || [ "$old_email" = "$email" ] ||
-	die "the former identity is still in: $left"
+if [ "$old_name <$old_email>" != "$name <$email>" ]; then
+	set --
+	[ "$old_email" = "$email" ] || set -- "$@" -e "$old_email"
+	[ "$old_name" = "$name" ] || set -- "$@" -e "$old_name"
+	left=$(grep -rlF "$@" "$out" || true)
+	[ -z "$left" ] || die "the former identity is still in: $left"
+fi
 msg "wrote the postings as $name <$email> to $out: read them, then send each folder with git send-email"

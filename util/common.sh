@@ -131,6 +131,7 @@ am_series() {
 # the postings of upstream/, in order (am_series); prints a line per
 # posting: "NAME START END COUNT" (commit ids)
 am_postings() {
+	[ -n "$(postings)" ] || die "upstream/postings names no posting"
 	ap_start=pristine
 	postings | while IFS='|' read -r ap_name _; do
 		am_series "$1" "upstream/$ap_name" "$ap_start" "$2"
