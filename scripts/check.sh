@@ -108,7 +108,7 @@ export_twice() {
 # sparse warns about their own code; each-patch-builds compiles them with
 # W=1.
 OBJS="drivers/base/power/qos.o drivers/base/power/sysfs.o
-drivers/base/power/qos-latency-tolerance-test.o drivers/acpi/x86/lpss.o
+drivers/base/power/qos-test.o drivers/acpi/x86/lpss.o
 lib/test_power_qos.o lib/pci_ltr_kunit.o
 drivers/pci/pcie/ltr.o
 $(api_users_objs)"
