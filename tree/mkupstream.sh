@@ -7,10 +7,10 @@
 # the files it touches and the API's in-tree users; the config is the test
 # kernel's, built first if missing) and checkpatch --strict is clean; one
 # line each:
-#   upstream: 1-fixes: 8 patches apply, 8 of 8 build, checkpatch clean
+#   upstream: 1-fixes: 11 patches apply, 11 of 11 build, checkpatch clean
 # The last line says whether the end tree is the tree of branch lt (the
 # stripped-base series tree/mkstripped.sh made from branch up), every file:
-#   upstream: 4 postings, 44 patches, end tree identical to the stripped-base series
+#   upstream: 4 postings, 41 patches, end tree identical to the stripped-base series
 # or names the files that differ.  Exit status 1 if anything failed.
 # Logs in $OUT/upstream/.  --apply-only: make the branch and compare the
 # trees, no builds, no checkpatch (scripts/bisect-proof.sh).
@@ -90,6 +90,8 @@ if [ -z "$differ" ]; then
 else
 	echo "$differ" | sed 's/^/differs: /'
 	echo "upstream: $n postings, $patches patches, end tree differs from the stripped-base series in $(echo "$differ" | wc -l) files"
+	[ "$(git -C "$TREE" rev-parse 'up^{tree}')" = "$(git -C "$TREE" rev-parse 'upstream^{tree}')" ] ||
+		echo "upstream: branch up is not what upstream/ holds (commits not exported yet? make export)"
 	failed=1
 fi
 [ "$failed" = 0 ]
