@@ -122,12 +122,13 @@ postings_identity() {
 	GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0='Test Submitter' \
 		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=submitter@example.org \
 		"$TOP/tree/postings.sh" "$pi_d" || return 1
-	grep -rh -e '^From: ' -e '^Signed-off-by: ' "$pi_d" | sed 's/^[^:]*: //' | sort | uniq -c
+	pi_ids=$(grep -rh -e '^From: ' -e '^Signed-off-by: ' "$pi_d" | sed 's/^[^:]*: //' | sort)
+	printf '%s\n' "$pi_ids" | uniq -c
 	for pi_p in "$pi_d"/*/[0-9]*.patch; do
 		case $pi_p in */0000-*) continue ;; esac
 		grep -qxF "Signed-off-by: $pi_id" "$pi_p" || { echo "not signed: $pi_p"; return 1; }
 	done
-	[ "$(grep -rh -e '^From: ' -e '^Signed-off-by: ' "$pi_d" | sed 's/^[^:]*: //' | sort -u)" = "$pi_id" ] &&
+	[ "$(printf '%s\n' "$pi_ids" | uniq)" = "$pi_id" ] &&
 		! grep -rlF "$pi_old" "$pi_d" && rm -rf "$pi_d"
 }
 # W=1 and sparse (C=2 checks even up-to-date files) on those objects

@@ -24,10 +24,10 @@ idx=$(mktemp)
 claimed=$(mktemp)
 trap 'rm -f "$idx" "$claimed" "$claimed.lines"' EXIT
 
-author=$(git -C "$TREE" log -1 --format='%an <%ae>' "$end")
 GIT_AUTHOR_NAME=$(git -C "$TREE" log -1 --format=%an "$end")
 GIT_AUTHOR_EMAIL=$(git -C "$TREE" log -1 --format=%ae "$end")
 GIT_AUTHOR_DATE=$(git -C "$TREE" log -1 --format=%aD "$end")
+author="$GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
 GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE \
