@@ -56,15 +56,13 @@ lpss_set_reg() {
 }
 
 # The test module's debugfs directory (its control files, a directory per
-# target), its devices in sysfs, its bus's driver (the "drv" targets'), the
-# debugfs listing of the latency tolerance requests, PM_QOS_LATENCY_ANY
-# (passed to the callback for "any").  The test module is the harness's
+# target), its devices in sysfs, its bus's driver (the "drv" targets'),
+# PM_QOS_LATENCY_ANY (passed to the callback for "any").  The test module is the harness's
 # kmod/pmqos_harness.c (load_test_module), not the kernel's
 # lib/test_power_qos.c: a copy of it under names of its own.
 CTL=/sys/kernel/debug/pmqos_harness
 DEVS=/sys/devices/pmqos_harness
 TEST_DRV=/sys/bus/pmqos_harness/drivers/pmh
-LISTING=/sys/kernel/debug/pm_qos/latency_tolerance
 ANY=2147483647
 # The targets made by add_target and not removed yet, in order
 TARGETS=
