@@ -57,8 +57,8 @@ lpss_set_reg() {
 
 # The test module's debugfs directory (its control files, a directory per
 # target), its devices in sysfs, its bus's driver (the "drv" targets'),
-# PM_QOS_LATENCY_ANY (passed to the callback for "any").  The test module is the harness's
-# kmod/pmqos_harness.c (load_test_module), not the kernel's
+# PM_QOS_LATENCY_ANY (passed to the callback for "any").  The test module
+# is the harness's kmod/pmqos_harness.c (load_test_module), not the kernel's
 # lib/test_power_qos.c: a copy of it under names of its own.
 CTL=/sys/kernel/debug/pmqos_harness
 DEVS=/sys/devices/pmqos_harness

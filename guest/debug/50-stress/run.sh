@@ -5,8 +5,9 @@
 # power/pm_qos_latency_tolerance_us (valid and invalid values), kernel
 # requests added, updated and removed through the test module (own and
 # ancestor requests), expose/hide, readers, and a target with a child
-# removed ("keep" or not) and added again, all at once.  Removal stops after three quarters of the
-# time, so that the re-added target collects requests for the final check.
+# removed ("keep" or not) and added again, all at once.  Removal stops
+# after three quarters of the time, so that the re-added target collects
+# requests for the final check.
 # Every operation may only fail the way the race allows (the file or
 # device is gone, the request ID is in use or unknown, invalid input).
 # Afterwards, for every target, the callback's last value is the minimum
