@@ -43,17 +43,11 @@ set -- $frags
 out=$BUILD/$name
 mkdir -p "$out"
 
-reconfigured=
-# Reconfigure only when the fragments (or their order) changed.
-stamp=$(cat "$@" | sha256sum | cut -c1-16)
-if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] || [ ! -f "$out/.config" ]; then
-	msg "configuring $name (tinyconfig + fragments)"
-	reconfigured=1
-	kmake "$src" "$out" tinyconfig >/dev/null
-	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "$@" >/dev/null)
-	kmake "$src" "$out" olddefconfig >/dev/null
-	# The last fragment to name an option wins, as in merge_config.sh.
-	bad=$(awk '
+# config_drift FRAGMENT...: the fragment lines missing from .config, one
+# message each (the last fragment to name an option wins, as in
+# merge_config.sh); prints their count.
+config_drift() {
+	awk '
 		/^CONFIG_[A-Za-z0-9_]+=/ { o = $0; sub(/=.*/, "", o); want[o] = $0 }
 		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { want[$2] = "unset" }
 		END { for (o in want) print o, want[o] }' "$@" |
@@ -63,8 +57,22 @@ if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] || [ ! -f "$out/.confi
 		else
 			grep -qxF "$line" "$out/.config" || msg "'$line' is not in .config"
 		fi
-	done 2>&1 | tee /dev/stderr | wc -l)
-	[ "$bad" = 0 ] || die "config for $name does not match its fragments"
+	done 2>&1 | tee /dev/stderr | wc -l
+}
+reconfigured=
+# Reconfigure when the fragments (or their order) changed, and when the
+# .config lost a fragment's line: kbuild's syncconfig drops a symbol that
+# the tree it last built did not know (the tree checked out at an older
+# commit), and the build directory would keep the loss for good.
+stamp=$(cat "$@" | sha256sum | cut -c1-16)
+if [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] || [ ! -f "$out/.config" ] ||
+	[ "$(config_drift "$@" 2>/dev/null)" != 0 ]; then
+	msg "configuring $name (tinyconfig + fragments)"
+	reconfigured=1
+	kmake "$src" "$out" tinyconfig >/dev/null
+	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "$@" >/dev/null)
+	kmake "$src" "$out" olddefconfig >/dev/null
+	[ "$(config_drift "$@")" = 0 ] || die "config for $name does not match its fragments"
 	echo "$stamp" > "$out/.fragments"
 fi
 
