@@ -147,6 +147,20 @@ lwd_word() {
 	lwd_ok $? "$2 $(printf '0x%04x' $lww_v), expected $1"
 }
 
+# suspend_cycle: every suspend and resume phase of the devices (the noirq
+# ones too, where the PCI core saves and restores), pm_test=platform
+suspend_cycle() {
+	echo 1 >/sys/module/suspend/parameters/pm_test_delay 2>/dev/null
+	if ! [ -w /sys/power/pm_test ] || ! grep -qw mem /sys/power/state; then
+		return 1
+	fi
+	echo platform >/sys/power/pm_test
+	sc_rc=1
+	echo mem >/sys/power/state && sc_rc=0
+	echo none >/sys/power/pm_test
+	return $sc_rc
+}
+
 # load_kmod NAME [PARAM=VALUE...]: load the harness's test module NAME
 # (kmod/, in the initramfs as /lib/kmod/NAME.ko) unless it is loaded;
 # status 1, with insmod's message on standard error, if it cannot be

@@ -118,6 +118,7 @@ case " $targets " in
 *" modules "*)
 	if [ -n "$own_recipe" ] && [ -z "${TARGETS:-}" ] && [ "$src" = "$TREE" ]; then
 		"$TOP/kernel/build-kmod.sh" "$name" >/dev/null
+		"$TOP/kernel/build-user.sh" "$name"
 	fi ;;
 esac
 echo "$out/arch/x86/boot/bzImage"

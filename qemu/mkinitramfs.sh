@@ -14,7 +14,8 @@
 # report, as qemu/judge.py reads them on the host), /etc/passwd
 # and /etc/group with root (0) and tester (1000), the harness's test
 # modules built against the kernel (KERNEL_BUILD/kmod/*.ko,
-# kernel/build-kmod.sh) in /lib/kmod/, and each DIR
+# kernel/build-kmod.sh) in /lib/kmod/, the user programs built against it
+# (KERNEL_BUILD/user/bin/*, kernel/build-user.sh) in /bin/, and each DIR
 # copied recursively to /tests/<basename of DIR>/ (exec bits kept).
 # Output is reproducible: every mtime is SOURCE_DATE_EPOCH (default 0).
 # Env: BUSYBOX (default /bin/busybox).
@@ -98,6 +99,9 @@ list=$tmp/list
 	echo "file /etc/passwd $tmp/passwd 0644 0 0"
 	echo "file /etc/group $tmp/group 0644 0 0"
 	echo "file /etc/shells $tmp/shells 0644 0 0"
+	for prog in "$kbuild"/user/bin/*; do
+		if [ -f "$prog" ]; then echo "file /bin/${prog##*/} $prog 0755 0 0"; fi
+	done
 	echo "dir /lib/kmod 0755 0 0"
 	for ko in "$kbuild"/kmod/*.ko; do
 		if [ -f "$ko" ]; then echo "file /lib/kmod/${ko##*/} $ko 0644 0 0"; fi

@@ -3,7 +3,9 @@
 # The demo transcript (runs in the guest): the emulated LPSS device, then
 # values written to power/pm_qos_latency_tolerance_us next to what the
 # device was programmed with, read back from its registers through
-# /dev/mem; the same for the Endpoint of the test PCI host bridge, its
+# /dev/mem; a request held by a process while it runs (latency-tolerance
+# hold, /dev/latency_tolerance), with the tool's list of holders; the
+# same for the Endpoint of the test PCI host bridge, its
 # Max Snoop/No-Snoop Latency read from debugfs.  The host prints what is
 # between DEMO-BEGIN and DEMO-END (/init indents it: the host strips that).
 # Every line of the transcript is either indented or one of its own (the
@@ -74,6 +76,29 @@ for v in -1 10us AUTO 2147483648; do
 	[ -n "$err" ] || failed=1
 done
 echo auto > "$LPSS_ATTR" || failed=1
+echo
+echo "== A process holds a tolerance while it runs: latency-tolerance hold"
+if ! command -v latency-tolerance >/dev/null || [ ! -c /dev/latency_tolerance ]; then
+	echo "  no latency-tolerance tool or no /dev/latency_tolerance"
+	failed=1
+else
+	dev=${LPSS_DEV##*/}
+	echo "  \$ latency-tolerance hold $dev 50 -- sleep 2 &"
+	latency-tolerance hold "$dev" 50 -- sleep 2 &
+	hp=$!
+	i=0
+	while [ $(($(lpss_reg 0x08) & 4)) = 0 ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	printf '  %-12s %-12s %-6s %-10s %s\n' "" attribute mode SW_LTR "device allows"
+	show "while held"
+	echo "  \$ latency-tolerance list"
+	latency-tolerance list | sed 's/^/    /'
+	wait $hp || failed=1
+	show "after exit"
+	echo "  (the request ends with the process: also if it is killed)"
+fi
 echo
 echo "== A PCIe Endpoint with LTR (the test host bridge, kmod/test_pcie_ltr_qos.c)"
 EP=/sys/kernel/debug/test_pcie_ltr_qos/ep0

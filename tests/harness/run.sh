@@ -305,15 +305,25 @@ mkdir "$tmp/nocache"
 verdict $? "progress: without CACHE, a step keeps no time"
 
 # build-kernel.sh NAME with the fake make: a configured build directory
-# (fragment stamp and .config in place, so no configuring)
+# (fragment stamp and a .config with the fragment's lines in place, so no
+# configuring)
 cache=$tmp/cache
 echo CONFIG_FAKE=y >"$tmp/fake.config"
 fakebuild() {
 	mkdir -p "$cache/build/fake" "$tmp/src"
 	sha256sum <"$tmp/fake.config" | cut -c1-16 >"$cache/build/fake/.fragments"
-	: >"$cache/build/fake/.config"
+	cp "$tmp/fake.config" "$cache/build/fake/.config"
 	CACHE=$cache PATH=$here/fake-kbuild:$PATH sh "$build" fake "$tmp/src" "$tmp/fake.config"
 }
+# A .config that lost a fragment's line while the fragments stayed (kbuild's
+# syncconfig drops what the tree it last built did not know) is configured
+# again (which fails here: the fake tree has no kconfig)
+mkdir -p "$cache/build/fake"
+sha256sum <"$tmp/fake.config" | cut -c1-16 >"$cache/build/fake/.fragments"
+echo '# CONFIG_FAKE is not set' >"$cache/build/fake/.config"
+CACHE=$cache PATH=$here/fake-kbuild:$PATH sh "$build" fake "$tmp/src" "$tmp/fake.config" >"$out" 2>&1
+grep -q '^build-kernel.sh: configuring fake (tinyconfig + fragments)$' "$out"
+verdict $? "build-kernel.sh: a .config that lost a fragment's line is configured again"
 FAKE_RC=2 fakebuild >"$out" 2>&1
 rc=$?
 [ "$rc" != 0 ] &&

@@ -162,20 +162,6 @@ bind() { write_ok "$DRV/bind" "$NAME"; }
 unbind() { write_ok "$DRV/unbind" "$NAME"; }
 mode() { write_ok "$T/driver_mode" "$1"; }
 
-# suspend_cycle: every suspend and resume phase of the devices (the noirq
-# ones too, where the PCI core saves and restores), pm_test=platform
-suspend_cycle() {
-	echo 1 >/sys/module/suspend/parameters/pm_test_delay 2>/dev/null
-	if ! [ -w /sys/power/pm_test ] || ! grep -qw mem /sys/power/state; then
-		return 1
-	fi
-	echo platform >/sys/power/pm_test
-	sc_rc=1
-	echo mem >/sys/power/state && sc_rc=0
-	echo none >/sys/power/pm_test
-	return $sc_rc
-}
-
 # Enumeration, with no _DSM above ep0: firmware's values, before and after
 [ -d "$DEV" ] && [ "$(line_of "$DEV/vendor")" = 0x1b36 ]
 ktap_result $? "ep0 enumerated by the PCI core as $NAME"
