@@ -42,10 +42,10 @@ set -eu
 dir=$OUT/bench
 if [ "${QUICK:-0}" = 1 ]; then
 	rounds=${ROUNDS:-3} per_decade=5 quick=--quick
-	params='BENCH_COUNTS=1,100,10000 BENCH_ITERS=5000 BENCH_WRITES=5000 BENCH_REPS=3 BENCH_RATE_MS=200'
+	params='BENCH_COUNTS=1,100,10000 BENCH_ITERS=5000 BENCH_WRITES=5000 BENCH_REPS=3 BENCH_RATE_MS=200 BENCH_HOLD_MS=300 BENCH_HOLD_WRITES=1000'
 else
 	rounds=${ROUNDS:-9} per_decade=20 quick=
-	params='BENCH_COUNTS=1,10,100,1000,10000 BENCH_ITERS=20000 BENCH_WRITES=20000 BENCH_REPS=5 BENCH_RATE_MS=500'
+	params='BENCH_COUNTS=1,10,100,1000,10000 BENCH_ITERS=20000 BENCH_WRITES=20000 BENCH_REPS=5 BENCH_RATE_MS=500 BENCH_HOLD_MS=1000 BENCH_HOLD_WRITES=5000'
 fi
 case "$rounds" in '' | *[!0-9]* | 0) die "ROUNDS must be a positive number" ;; esac
 case "${BENCH_SMP:-1}" in 0 | 1) ;; *) die "BENCH_SMP must be 0 or 1" ;; esac
@@ -115,18 +115,19 @@ write_params() {
 PCIE_CEILING=0x17ff
 
 # pcie_kernel: the test kernel (recipe test, as make check builds it: a
-# no-op when it is up to date) and the guest script with its params alone
-# (no module: the test kernel has no module support), in $dir/ours/pcie
+# no-op when it is up to date) and the guest script with its params and
+# hold-bench (no module), in $dir/ours/pcie
 pcie_kernel() {
 	TARGETS=bzImage timed build-test "$TOP/kernel/build-kernel.sh" test >/dev/null
 	pdir=$dir/ours/pcie
 	mkdir -p "$pdir/bench"
-	cp "$TOP/guest/bench/run.sh" "$pdir/bench/"
+	cp "$TOP/guest/bench/run.sh" "$dir/hold-bench" "$pdir/bench/"
 	write_params >"$pdir/bench/params"
 }
 
 msg "building the user space helper and the QEMU plugin"
 gcc -static -O2 -Wall -o "$dir/sysfs-write-bench" "$TOP/bench/sysfs-write-bench.c"
+gcc -static -O2 -Wall -I"$TREE/include/uapi" -o "$dir/hold-bench" "$TOP/bench/hold-bench.c"
 gcc -shared -fPIC -O2 -Wall -fvisibility=hidden -o "$dir/mmio-count.so" \
 	"$TOP/bench/mmio-count.c"
 # Code layout.  Under QEMU's TCG what a function costs depends on where it

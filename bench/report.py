@@ -194,6 +194,33 @@ def pcie_fidelity(path, problems):
     return res
 
 
+def holder_figures(path, problems):
+    """The requests held through /dev/latency_tolerance in the test kernel's
+    boot (BENCH holders lines of hold-bench): {"rate": holds per second,
+    "update": {n: ns per write}}.  None without the log; a string saying why
+    if it cannot be used, with a line in problems."""
+    if not os.path.exists(path):
+        return None
+    res = {"rate": None, "update": {}}
+    try:
+        for ln in bench_lines(path):
+            if not ln.startswith("holders "):
+                continue
+            f = fields(ln)
+            if ln.startswith("holders rate "):
+                res["rate"] = int(f["holds"]) * 1e9 / int(f["ns"])
+            elif ln.startswith("holders update "):
+                res["update"][int(f["n"])] = int(f["ns"]) / int(f["writes"])
+    except (BenchError, KeyError, ValueError, ZeroDivisionError) as e:
+        why = str(e) if isinstance(e, BenchError) else f"{path}: malformed: {e!r}"
+        problems.append(why)
+        return why
+    if res["rate"] is None or not res["update"]:
+        problems.append(f"{path}: no BENCH holders lines")
+        return f"{path}: no BENCH holders lines"
+    return res
+
+
 def traffic(lines, mmio_path):
     """Per label: [windows, reads, writes], from the guest's labels and the plugin's counts."""
     labels = []
@@ -593,6 +620,33 @@ def read_layouts(path):
     return [pads[r] for r in sorted(pads)]
 
 
+def holders_section(run):
+    """Section 1c: requests held by open files, ours only (mainline has no
+    /dev/latency_tolerance), not judged; nothing for a run without pcie.log."""
+    t, h = Table(), run.holders
+    if h is None:
+        return t
+    head = "1c. Requests held by open files (ours only: /dev/latency_tolerance)"
+    t.head(head)
+    if isinstance(h, str):
+        t.note(f"missing: {h}")
+        return t
+    t.row("holds + releases per second", "-", fmt_num(h["rate"], 0), "-", "higher")
+    ns = h["update"]
+    for n in sorted(ns):
+        t.row(f"ns per held request update, {n:,} holders", "-", fmt_num(ns[n], 0),
+              "-", "lower")
+    lo, hi = min(ns), max(ns)
+    if hi > lo:
+        t.row(f"growth, {hi:,} holders / {lo:,}", "-", f"{ns[hi] / ns[lo]:.2f}x", "-",
+              "lower")
+    t.note("The test kernel's boot, bench/hold-bench.c on ep0's attribute (set to 1 us, so",
+           "no callback runs): open + ioctl + write + close per hold; a write of a holder",
+           "amid N-1 others, each holding a value of its own (the sorted list's worst",
+           "case).  Not judged.")
+    return t
+
+
 def load(run):
     """run (the parsed arguments) with the parsed logs of run.dir."""
     run.fid, run.trf, run.tim, run.version, run.problems = {}, {}, {}, {}, []
@@ -605,6 +659,7 @@ def load(run):
         run.trf[k] = traffic(lines, os.path.join(kdir, "mmio.txt"))
         run.tim[k] = timing(kdir, run.rounds, run.problems)
     run.pcie = pcie_fidelity(os.path.join(run.dir, "ours", "pcie.log"), run.problems)
+    run.holders = holder_figures(os.path.join(run.dir, "ours", "pcie.log"), run.problems)
     run.ratios = Ratios()
     run.smoke = run.quick or run.rounds < 3
     return run
@@ -1108,8 +1163,8 @@ def main():
                     help="a QUICK=1 run: say it is a smoke test, give no verdict")
     ap.add_argument("dir")
     run = load(ap.parse_args())
-    for part in (smoke_head, header, ltr_fidelity, pcie_ltr_fidelity, user_path,
-                 kernel_path, register_traffic, isolation, rates, two_cpus,
+    for part in (smoke_head, header, ltr_fidelity, pcie_ltr_fidelity, holders_section,
+                 user_path, kernel_path, register_traffic, isolation, rates, two_cpus,
                  per_round_ratios, verdict, files, problems, smoke_tail):
         for ln in part(run):
             print(ln)

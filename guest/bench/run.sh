@@ -3,7 +3,8 @@
 # make bench, in the guest (run by /init as /tests/bench/run.sh), on either
 # kernel (and on the test kernel for bench_mode=pcie).  bench/bench.sh puts
 # beside it: params (sourced, see below), pmqos_bench.ko built for this
-# kernel, the static sysfs-write-bench (for bench_mode=pcie: params alone).
+# kernel, the static sysfs-write-bench (for bench_mode=pcie: params and the
+# static hold-bench).
 # The kernel command line picks what to do:
 #   bench_mode=timing   user path (sysfs-write-bench; power/control as
 #                       an untouched control) and kernel path
@@ -33,14 +34,16 @@
 . /lib/guest.sh
 MARK_OPEN=0xF00 MARK_CLOSE=0xF04
 
-# params (bench_mode=pcie uses BENCH_SWEEP alone): BENCH_COUNTS (request
+# params (bench_mode=pcie uses BENCH_SWEEP and BENCH_HOLD_*): BENCH_COUNTS (request
 # counts for the module), BENCH_ITERS (timed updates per measurement),
 # BENCH_WRITES (timed sysfs writes per measurement), BENCH_REPS
 # (measurements of each kind), BENCH_SLOW_MS (how long the slow callback of
 # the isolation workload sleeps, default 500), BENCH_RATE_MS (each counting
 # window of the rate workload, default 500), BENCH_BUSY_MS (how long the
 # busy callback sleeps per call, default 10), BENCH_SWEEP (the tolerances
-# of the fidelity sweep, us, ascending)
+# of the fidelity sweep, us, ascending), BENCH_HOLD_MS and
+# BENCH_HOLD_WRITES (bench_mode=pcie: bench/hold-bench.c's counting window
+# and timed writes)
 # shellcheck source=/dev/null # written by bench/bench.sh
 . ./params
 
@@ -163,6 +166,14 @@ pcie)
 		fi
 	done
 	echo auto >"$attr"
+	# Requests held through /dev/latency_tolerance (bench/hold-bench.c)
+	if ! [ -c /dev/latency_tolerance ]; then
+		bench_error "no /dev/latency_tolerance"
+	elif out=$(./hold-bench "$attr" "$BENCH_HOLD_MS" "$BENCH_HOLD_WRITES" 1 100 10000); then
+		printf '%s\n' "$out" | sed 's/^/BENCH /'
+	else
+		bench_error "hold-bench failed"
+	fi
 	;;
 *)
 	bench_error "no bench_mode= on the kernel command line"

@@ -508,6 +508,29 @@ n1=$(grep -n "^        to 'no requirement' (unbounded overshoot); the first row 
 	has "Verdict of this run: NOT MET (claiming the marks needs two full runs in a row that are MET)" &&
 	! grep -q '^| .*snoop' "$out" && ! grep -q PROBLEMS "$out"
 verdict $? "bench report: ours/pcie.log: section 1b right after section 1, each word's rows, auto/any at the ceiling, no verdict row (rc $rc)"
+# Section 1c, requests held through /dev/latency_tolerance, from the same
+# log (synthetic lines): 12,000 holds in 1 s; 5,000 writes in 25, 30 and
+# 600 ms with 1, 100 and 10,000 holders: 5,000, 6,000 and 120,000 ns each,
+# growth 24.00x; without the lines, the section says so and the report
+# names the problem
+row1c() { printf '  %-48s %24s %24s %9s %7s\n' "$1" - "$2" - "$3"; }
+{
+	echo "1c. Requests held by open files (ours only: /dev/latency_tolerance)"
+	row1c "holds + releases per second" 12,000 higher
+	row1c "ns per held request update, 1 holders" 5,000 lower
+	row1c "ns per held request update, 100 holders" 6,000 lower
+	row1c "ns per held request update, 10,000 holders" 120,000 lower
+	row1c "growth, 10,000 holders / 1" 24.00x lower
+} >"$tmp/want1c"
+[ "$rc" = 0 ] && sed -n '/^1c\. /,/^$/p' "$out" | head -n 6 | diff "$tmp/want1c" - >/dev/null
+verdict $? "bench report: ours/pcie.log: section 1c, the holders' rate, update times and growth (rc $rc)"
+grep -v '^BENCH holders ' "$fix/bench-pcie.log" >"$tmp/bp/ours/pcie.log"
+report "$tmp/bp" --rounds 3
+[ "$rc" = 1 ] && has "    missing: $tmp/bp/ours/pcie.log: no BENCH holders lines" &&
+	grep -q PROBLEMS "$out"
+verdict $? "bench report: ours/pcie.log without holders lines: section 1c says so, a problem (rc $rc)"
+cp "$fix/bench-pcie.log" "$tmp/bp/ours/pcie.log"
+report "$tmp/bp" --rounds 3
 # A flawed encoder: the no-snoop word of 1 us and 1,025 us one unit above
 # (1,001 ns: 1 ns, 0.10 % over, 1 us no longer exact; 1,001 x 1,024 ns:
 # 24 ns over), the snoop word of 10 s at the reserved scale 6, no auto
