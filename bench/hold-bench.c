@@ -33,8 +33,6 @@
 #include <unistd.h>
 #include <linux/latency_tolerance.h>
 
-static const char *attr;
-
 static unsigned long long now_ns(void)
 {
 	struct timespec ts;
@@ -75,6 +73,7 @@ int main(int argc, char **argv)
 {
 	unsigned long long t0, t, ms, writes, holds = 0;
 	int attr_fd, *fds, i, n, max = 1;
+	const char *attr;
 	struct rlimit rl;
 
 	if (argc < 5) {

@@ -54,6 +54,13 @@ lpss_set_reg() {
 	[ -n "$LPSS" ] || return 1
 	devmem $((LPSS + 0x800 + $1)) 32 "$2"
 }
+# lpss_ltr_state: "SW_LTR MODE", the low half of SW_LTR and GENERAL's
+# software mode bit (MODE_SW: a tolerance is programmed, 0: the hardware
+# decides)
+lpss_ltr_state() {
+	printf '0x%04x %d\n' $(($(lpss_reg $SW_LTR) & 0xffff)) \
+		$(($(lpss_reg $GENERAL) & MODE_SW))
+}
 
 # The test module's debugfs directory (its control files, a directory per
 # target), its devices in sysfs, its bus's driver (the "drv" targets'),

@@ -18,15 +18,9 @@ TMP=$(mktemp -d /tmp/holders.XXXXXX) && chmod 755 "$TMP"
 ERR=$TMP/err IN=$TMP/in
 HPID=
 
-# regs: "SW_LTR MODE", the low half of SW_LTR and GENERAL's software mode
-# bit (4: a tolerance is programmed, 0: the hardware decides)
-regs() {
-	printf '0x%04x %d\n' $(($(lpss_reg $SW_LTR) & 0xffff)) \
-		$(($(lpss_reg $GENERAL) & MODE_SW))
-}
+regs() { lpss_ltr_state; }
 is_regs() { [ "$(regs)" = "$1" ]; }
-AUTO_RE='0x[0-9a-f]* 0'
-is_auto() { [ "$(regs | sed "s/^$AUTO_RE\$/auto/")" = auto ]; }
+is_auto() { [ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ]; }
 # wait_for CMD...: CMD succeeds within 5 s
 wait_for() {
 	wf_i=0
@@ -75,17 +69,13 @@ if ! command -v $TOOL >/dev/null || ! command -v lt_hold >/dev/null; then
 fi
 [ -e "$LPSS_ATTR" ] || cannot_run "no $LPSS_ATTR"
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 20
 
 is_auto
 ktap_result $? "$DEV starts in auto mode: $(regs)"
 
 # A command run while holding sees the tolerance, and it is gone after.
-cat >"$TMP/regs.sh" <<'SH'
-. /lib/guest.sh
-printf '0x%04x %d\n' $(($(lpss_reg $SW_LTR) & 0xffff)) $(($(lpss_reg $GENERAL) & MODE_SW))
-SH
-$TOOL hold "$DEV" 50 -- sh "$TMP/regs.sh" >"$TMP/during" 2>&1
+$TOOL hold "$DEV" 50 -- sh -c '. /lib/guest.sh; lpss_ltr_state' >"$TMP/during" 2>&1
 rc=$?
 [ $rc = 0 ] && [ "$(cat "$TMP/during")" = "0x8830 4" ]
 ktap_result $? "hold 50 us around a command: it sees $(cat "$TMP/during") (exit $rc)"
@@ -120,7 +110,7 @@ ktap_result $? "SIGKILL to hold: the request is gone, $(regs)"
 # The attribute and a holder: their minimum, the attribute's after.
 $TOOL set "$DEV" 500 && [ "$(line_of "$LPSS_ATTR")" = 500 ] && is_regs "0x89e8 4"
 ktap_result $? "set 500 writes the attribute: $(line_of "$LPSS_ATTR"), $(regs)"
-$TOOL hold "$DEV" 50 -- sh "$TMP/regs.sh" >"$TMP/during" 2>&1
+$TOOL hold "$DEV" 50 -- sh -c '. /lib/guest.sh; lpss_ltr_state' >"$TMP/during" 2>&1
 [ "$(cat "$TMP/during")" = "0x8830 4" ] && is_regs "0x89e8 4"
 ktap_result $? "hold 50 under the attribute's 500: $(cat "$TMP/during"), then $(regs)"
 
@@ -141,6 +131,19 @@ ktap_result $? "held across suspend and resume, and set after it: $(regs)"
 hold_stop
 [ "$HRC" = 0 ] && is_auto
 ktap_result $? "closed: auto again, $(regs)"
+
+# A kernel without /dev/latency_tolerance: hold says what it needs, list
+# shows everything else.
+mv /dev/latency_tolerance /dev/latency_tolerance.away
+$TOOL hold "$DEV" 50 -- true 2>"$ERR"
+rc=$?
+$TOOL list >"$TMP/list" 2>&1
+lrc=$?
+mv /dev/latency_tolerance.away /dev/latency_tolerance
+[ $rc = 125 ] && grep -q "kernel without CONFIG_PM_LATENCY_TOLERANCE_DEV" "$ERR" &&
+	[ $lrc = 0 ] && grep -qx "  attribute: auto" "$TMP/list" &&
+	grep -q "^  effective: ? (needs .*/dev/latency_tolerance)\$" "$TMP/list"
+ktap_result $? "no /dev/latency_tolerance: hold exits $rc, $(cat "$ERR"); list exits $lrc"
 
 # Who may not write the attribute may not hold, until given it.
 su -s /bin/sh tester -c "$TOOL hold $DEV 5 -- true" 2>"$ERR"
