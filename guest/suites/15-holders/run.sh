@@ -34,7 +34,8 @@ wait_for() {
 # hold_start ATTR VALUE: lt_hold holding VALUE for ATTR's device, fed
 # values through fd 3; its output in $TMP/out
 hold_start() {
-	rm -f "$TMP/fifo" && mkfifo "$TMP/fifo" || return 1
+	# the output of the holder before is no sign of this one
+	rm -f "$TMP/fifo" "$TMP/out" && mkfifo "$TMP/fifo" || return 1
 	lt_hold -i "$1" "$2" <"$TMP/fifo" >"$TMP/out" 2>&1 &
 	HPID=$!
 	exec 3>"$TMP/fifo"
