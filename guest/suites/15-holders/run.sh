@@ -70,7 +70,7 @@ if ! command -v $TOOL >/dev/null || ! command -v lt_hold >/dev/null; then
 fi
 [ -e "$LPSS_ATTR" ] || cannot_run "no $LPSS_ATTR"
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 22
 
 is_auto
 ktap_result $? "$DEV starts in auto mode: $(regs)"
@@ -114,6 +114,28 @@ ktap_result $? "set 500 writes the attribute: $(line_of "$LPSS_ATTR"), $(regs)"
 $TOOL hold "$DEV" 50 -- sh -c '. /lib/guest.sh; lpss_ltr_state' >"$TMP/during" 2>&1
 [ "$(cat "$TMP/during")" = "0x8830 4" ] && is_regs "0x89e8 4"
 ktap_result $? "hold 50 under the attribute's 500: $(cat "$TMP/during"), then $(regs)"
+
+# Three holders under the attribute's 400 us: their minimum, and released
+# one by one, SW_LTR walks back up to the attribute's value.  Words: 100 us
+# 0x8861 (97 x 1024 ns), 200 us 0x88c3 (195), 300 us 0x8924 (292), 400 us
+# 0x8986 (390).
+$TOOL set "$DEV" 400
+set --
+for v in 300 100 200; do
+	$TOOL hold "$DEV" $v -- sleep 30 &
+	set -- "$@" $!
+done
+wait_for is_regs "0x8861 4"
+ktap_result $? "holders of 300, 100 and 200 us under the attribute's 400: $(regs)"
+walk=
+for step in "$2:0x88c3" "$3:0x8924" "$1:0x8986"; do
+	kill "${step%%:*}"
+	wait_for is_regs "${step#*:} 4" || break
+	walk="$walk $(regs | cut -d' ' -f1)"
+done
+wait
+[ "$walk" = " 0x88c3 0x8924 0x8986" ]
+ktap_result $? "holders of 100, 200, 300 us released in turn: SW_LTR$walk"
 
 # list, while a holder holds
 $TOOL set "$DEV" auto
