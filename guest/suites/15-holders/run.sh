@@ -70,7 +70,7 @@ if ! command -v $TOOL >/dev/null || ! command -v lt_hold >/dev/null; then
 fi
 [ -e "$LPSS_ATTR" ] || cannot_run "no $LPSS_ATTR"
 ktap_print_header
-ktap_set_plan 22
+ktap_set_plan 23
 
 is_auto
 ktap_result $? "$DEV starts in auto mode: $(regs)"
@@ -154,6 +154,17 @@ ktap_result $? "held across suspend and resume, and set after it: $(regs)"
 hold_stop
 [ "$HRC" = 0 ] && is_auto
 ktap_result $? "closed: auto again, $(regs)"
+
+# A device without the attribute, a name that matches no device: hold and
+# set say so, and exit as the tool fails.
+add_target n1 nocb && $TOOL hold "$(target_sysfs n1)" 50 -- true 2>"$ERR"
+rc=$?
+$TOOL set no-such-device 50 2>"$ERR.2"
+rc2=$?
+[ $rc = 125 ] && grep -q "n1 has no $ATTR: no driver takes requests\$" "$ERR" &&
+	[ $rc2 = 1 ] && grep -q "no device no-such-device with $ATTR" "$ERR.2"
+ktap_result $? "hold exits $rc: $(cat "$ERR"); set exits $rc2: $(cat "$ERR.2")"
+remove_target n1 >/dev/null
 
 # A kernel without /dev/latency_tolerance: hold says what it needs, list
 # shows everything else.
