@@ -18,8 +18,7 @@ TMP=$(mktemp -d /tmp/holders.XXXXXX) && chmod 755 "$TMP"
 ERR=$TMP/err IN=$TMP/in
 HPID=
 
-regs() { lpss_ltr_state; }
-is_regs() { [ "$(regs)" = "$1" ]; }
+is_regs() { [ "$(lpss_ltr_state)" = "$1" ]; }
 is_auto() { [ $(($(lpss_reg $GENERAL) & MODE_SW)) = 0 ]; }
 # wait_for CMD...: CMD succeeds within 5 s
 wait_for() {
@@ -73,7 +72,7 @@ ktap_print_header
 ktap_set_plan 23
 
 is_auto
-ktap_result $? "$DEV starts in auto mode: $(regs)"
+ktap_result $? "$DEV starts in auto mode: $(lpss_ltr_state)"
 
 # A command run while holding sees the tolerance, and it is gone after.
 $TOOL hold "$DEV" 50 -- sh -c '. /lib/guest.sh; lpss_ltr_state' >"$TMP/during" 2>&1
@@ -81,7 +80,7 @@ rc=$?
 [ $rc = 0 ] && [ "$(cat "$TMP/during")" = "0x8830 4" ]
 ktap_result $? "hold 50 us around a command: it sees $(cat "$TMP/during") (exit $rc)"
 is_auto
-ktap_result $? "after the command: auto again, $(regs)"
+ktap_result $? "after the command: auto again, $(lpss_ltr_state)"
 
 $TOOL hold "$DEV" 50 -- sh -c 'exit 7'
 rc=$?
@@ -92,12 +91,12 @@ ktap_result $? "hold exits with the command's status: $rc"
 $TOOL hold "$DEV" 60 -- sleep 30 &
 p=$!
 wait_for is_regs "0x883a 4"
-ktap_result $? "hold 60 us in the background: $(regs)"
+ktap_result $? "hold 60 us in the background: $(lpss_ltr_state)"
 kill -TERM $p
 wait $p
 rc=$?
 [ $rc = 143 ] && ! pidof sleep >/dev/null && wait_for is_auto
-ktap_result $? "SIGTERM to hold ends the command (exit $rc), and the request: $(regs)"
+ktap_result $? "SIGTERM to hold ends the command (exit $rc), and the request: $(lpss_ltr_state)"
 
 # Killed with SIGKILL, the holder holds nothing.
 $TOOL hold "$DEV" 60 -- sleep 30 &
@@ -106,14 +105,14 @@ wait_for is_regs "0x883a 4" && kill -KILL $p
 wait $p
 killall sleep 2>/dev/null
 wait_for is_auto
-ktap_result $? "SIGKILL to hold: the request is gone, $(regs)"
+ktap_result $? "SIGKILL to hold: the request is gone, $(lpss_ltr_state)"
 
 # The attribute and a holder: their minimum, the attribute's after.
 $TOOL set "$DEV" 500 && [ "$(line_of "$LPSS_ATTR")" = 500 ] && is_regs "0x89e8 4"
-ktap_result $? "set 500 writes the attribute: $(line_of "$LPSS_ATTR"), $(regs)"
+ktap_result $? "set 500 writes the attribute: $(line_of "$LPSS_ATTR"), $(lpss_ltr_state)"
 $TOOL hold "$DEV" 50 -- sh -c '. /lib/guest.sh; lpss_ltr_state' >"$TMP/during" 2>&1
 [ "$(cat "$TMP/during")" = "0x8830 4" ] && is_regs "0x89e8 4"
-ktap_result $? "hold 50 under the attribute's 500: $(cat "$TMP/during"), then $(regs)"
+ktap_result $? "hold 50 under the attribute's 500: $(cat "$TMP/during"), then $(lpss_ltr_state)"
 
 # Three holders under the attribute's 400 us: their minimum, and released
 # one by one, SW_LTR walks back up to the attribute's value.  Words: 100 us
@@ -126,12 +125,12 @@ for v in 300 100 200; do
 	set -- "$@" $!
 done
 wait_for is_regs "0x8861 4"
-ktap_result $? "holders of 300, 100 and 200 us under the attribute's 400: $(regs)"
+ktap_result $? "holders of 300, 100 and 200 us under the attribute's 400: $(lpss_ltr_state)"
 walk=
 for step in "$2:0x88c3" "$3:0x8924" "$1:0x8986"; do
 	kill "${step%%:*}"
 	wait_for is_regs "${step#*:} 4" || break
-	walk="$walk $(regs | cut -d' ' -f1)"
+	walk="$walk $(lpss_ltr_state | cut -d' ' -f1)"
 done
 wait
 [ "$walk" = " 0x88c3 0x8924 0x8986" ]
@@ -150,10 +149,10 @@ ktap_result $? "list shows the attribute, the effective value, the holder and SW
 # Across a suspend/resume cycle
 hold_start "$LPSS_ATTR" 50 && suspend_cycle && is_regs "0x8830 4" &&
 	[ "$(hold_send 60)" = OK ] && is_regs "0x883a 4"
-ktap_result $? "held across suspend and resume, and set after it: $(regs)"
+ktap_result $? "held across suspend and resume, and set after it: $(lpss_ltr_state)"
 hold_stop
 [ "$HRC" = 0 ] && is_auto
-ktap_result $? "closed: auto again, $(regs)"
+ktap_result $? "closed: auto again, $(lpss_ltr_state)"
 
 # A device without the attribute, a name that matches no device: hold and
 # set say so, and exit as the tool fails.
@@ -187,7 +186,7 @@ ktap_result $? "tester may not hold: exit $rc, $(cat "$ERR")"
 chown tester "$LPSS_ATTR"
 su -s /bin/sh tester -c "$TOOL hold $DEV 50 -- sleep 2" 2>"$ERR" &
 p=$!
-wait_for is_regs "0x8830 4" && during=$(regs)
+wait_for is_regs "0x8830 4" && during=$(lpss_ltr_state)
 wait $p
 rc=$?
 [ $rc = 0 ] && [ "$during" = "0x8830 4" ] && is_auto
