@@ -41,17 +41,25 @@
  * The ACPI companions, when the SSDT of the test harness declares them,
  * carry a _DSM with function 6 (PCI Firmware r3.3, sec 4.6.6), evaluated by
  * the PCI core.  DOMAIN is the first free one above 0xffff (as for VMD).  No
- * BARs, no interrupts, no PM capability; LTR Enable is clear until the PCI
- * core sets it (the host bridge has native LTR control).  Writes only change
- * the writable bits of the registers that matter here: Command, the bus
- * numbers, Bridge Control, Device, Link and Root Control, LTR Enable in
- * Device Control 2 (ARI Forwarding Enable too, in rp4), and bits 12:0 of Max
+ * BARs, no interrupts; LTR Enable is clear until the PCI core sets it (the
+ * host bridge has native LTR control, not of PME: the Root Ports need no
+ * interrupt for portdrv to bind).  Every function has a PCI Power Management
+ * Capability (PCI PM r1.2, sec 3.2) with No_Soft_Reset set: D3hot keeps its
+ * state, and a bridge that is not in D0 does not forward configuration
+ * requests (PCIe r6.0, sec 5.3.1.4.1), so the functions below it cannot be
+ * reached.  With pcie_port_pm=force, portdrv lets the ports runtime-suspend
+ * to D3hot through the PCI core once the functions below are suspended.
+ * Writes only change the writable bits of the registers that matter here:
+ * Command, the bus numbers, Bridge Control, Device, Link and Root Control,
+ * PowerState in PMCSR, LTR Enable in Device Control 2 (ARI Forwarding Enable too, in rp4), and bits 12:0 of Max
  * Snoop/No-Snoop Latency (15:13 are RsvdP: 0).  Secondary Bus Reset in a
  * bridge's Bridge Control resets the functions right below it.
  *
  * The Endpoints are bound to the "test_pcie_ltr_qos" driver (through
  * driver_override, so no other driver takes them); unbind and bind them
- * through /sys/bus/pci/drivers/test_pcie_ltr_qos/.
+ * through /sys/bus/pci/drivers/test_pcie_ltr_qos/.  Its runtime PM callbacks
+ * do nothing: with power/control "auto", the PCI core puts its functions in
+ * D3hot.
  *
  * debugfs, in /sys/kernel/debug/test_pcie_ltr_qos/ (root only):
  *
@@ -84,23 +92,19 @@
  *	the PCI core's back, as firmware does before enumeration.
  * lost (ro)
  *	How many configuration writes reached it while it could not take
- *	them: powered off, or below a port that is not in D0.
+ *	them: powered off, or below a bridge that is not in D0.
  * lose (wo)
  *	Writing 1: it loses its state without the PCI core knowing, its
  *	registers back to their reset values (Max Latencies 0, LTR Enable and
  *	Command clear).
- * power (rw)
+ * power (rw for Endpoints, ro for the others)
+ *	Reads: "d3cold" while powered off, else the PowerState of its PMCSR:
+ *	"d0", "d1", "d2" or "d3hot".
  *	Endpoints: "d3cold": pci_save_state(), then the device is powered off:
  *	its current_state is PCI_D3cold, configuration reads return ~0 and
  *	writes are lost.  "d0": powered on again with its registers at their
  *	reset values, current_state PCI_D0, then pci_restore_state(): what the
- *	PCI core does around D3cold.
- *	Root Ports: "d3hot": pci_save_state() of the functions below, then the
- *	port's current_state is PCI_D3hot and the functions below cannot be
- *	reached (reads ~0, writes lost), as when their Link is down.  "d0":
- *	the port back in D0, the functions below at their reset values, then
- *	pci_restore_state() of each.
- *	Reads: "d0", "d3hot" or "d3cold".
+ *	PCI core does around D3cold, which QEMU cannot give this bridge.
  * save_restore (wo; Endpoints)
  *	Writing 1: pci_save_state() then pci_restore_state().
  * request (rw; Endpoints and the Upstream Port)
@@ -127,6 +131,7 @@
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/pm_qos.h>
+#include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -137,6 +142,7 @@
 #define TPL_DEV_PORT	0x7e50
 #define TPL_DEV_EP	0x7e51
 #define TPL_EXP		0x40	/* PCI Express Capability */
+#define TPL_PM		0x80	/* PCI Power Management Capability */
 #define TPL_LTR		0x100	/* LTR Extended Capability */
 #define TPL_ARI		0x110	/* ARI Extended Capability (after LTR) */
 #define TPL_LTR_MASK	0x1fff	/* value and scale of a Max Latency */
@@ -164,7 +170,6 @@ struct tpl_fn {
 	bool ltr;				/* has the LTR capability */
 	bool present;
 	bool off;				/* powered off */
-	bool d3hot;				/* Root Port: in D3hot */
 	bool en_seen;				/* LTR Enable went 0 -> 1 */
 	u32 max_at_en;				/* Max Latencies then */
 	unsigned int lost;			/* writes it could not take */
@@ -205,7 +210,7 @@ static const u8 tpl_buses[TPL_NFN][2] = {
 	[US] = { 5, 7 }, [DS0] = { 6, 6 }, [DS1] = { 7, 7 }, [RP4] = { 8, 8 },
 };
 
-/* Protects the cfg, off, d3hot, present, en_seen, max_at_en, lost fields */
+/* Protects the cfg, off, present, en_seen, max_at_en, lost fields */
 static DEFINE_RAW_SPINLOCK(tpl_lock);
 
 enum tpl_mode { TPL_PLAIN, TPL_OWN };
@@ -271,7 +276,16 @@ static struct tpl_fn *tpl_find(struct pci_bus *bus, unsigned int devfn)
 	return NULL;
 }
 
-/* Whether @fn can take configuration requests, with tpl_lock held */
+/* The PowerState of @fn's PMCSR, with tpl_lock held */
+static u8 tpl_pm_state(const struct tpl_fn *fn)
+{
+	return fn->cfg[TPL_PM + PCI_PM_CTRL] & PCI_PM_CTRL_STATE_MASK;
+}
+
+/*
+ * Whether @fn can take configuration requests, with tpl_lock held: powered,
+ * and every bridge above it in D0.
+ */
 static bool tpl_reachable(const struct tpl_fn *fn)
 {
 	int i;
@@ -279,7 +293,7 @@ static bool tpl_reachable(const struct tpl_fn *fn)
 	if (fn->off)
 		return false;
 	for (i = fn->parent; i >= 0; i = tpl_fns[i].parent)
-		if (tpl_fns[i].d3hot)
+		if (tpl_pm_state(&tpl_fns[i]))
 			return false;
 	return true;
 }
@@ -387,7 +401,14 @@ static void tpl_init_fn(struct tpl_fn *fn, u16 device, u32 class, u8 hdr_type)
 	c[PCI_CAPABILITY_LIST] = TPL_EXP;
 	m[PCI_INTERRUPT_LINE] = 0xff;		/* Interrupt Pin 0: none */
 
+	/* PM r1.2, no D1, D2 or PME; D3hot keeps the state */
+	c[TPL_PM + PCI_CAP_LIST_ID] = PCI_CAP_ID_PM;
+	tpl_put(c, TPL_PM + PCI_PM_PMC, 2, 3);
+	tpl_put(c, TPL_PM + PCI_PM_CTRL, 2, PCI_PM_CTRL_NO_SOFT_RESET);
+	tpl_put(m, TPL_PM + PCI_PM_CTRL, 2, PCI_PM_CTRL_STATE_MASK);
+
 	c[TPL_EXP + PCI_CAP_LIST_ID] = PCI_CAP_ID_EXP;
+	c[TPL_EXP + PCI_CAP_LIST_NEXT] = TPL_PM;
 	tpl_put(c, TPL_EXP + PCI_EXP_FLAGS, 2,
 		2 | FIELD_PREP(PCI_EXP_FLAGS_TYPE, fn->type));
 	tpl_put(m, TPL_EXP + PCI_EXP_DEVCTL, 2, 0x7fff);
@@ -504,22 +525,36 @@ static int tpl_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dev_pm_qos_expose_latency_tolerance(&pdev->dev);
 	}
 	pci_set_drvdata(pdev, (void *)(unsigned long)mode);
+	/* The usage count the PCI core took for the probe */
+	pm_runtime_put_noidle(&pdev->dev);
 	return 0;
 }
 
 static void tpl_remove(struct pci_dev *pdev)
 {
+	pm_runtime_get_noresume(&pdev->dev);
 	if ((unsigned long)pci_get_drvdata(pdev) == TPL_OWN) {
 		dev_pm_qos_hide_latency_tolerance(&pdev->dev);
 		dev_pm_qos_clear_latency_tolerance_callback(&pdev->dev);
 	}
 }
 
+/* Nothing to save: the PCI core saves the state and picks D3hot */
+static int tpl_runtime_nop(struct device *dev)
+{
+	return 0;
+}
+
+static const struct dev_pm_ops tpl_pm_ops = {
+	RUNTIME_PM_OPS(tpl_runtime_nop, tpl_runtime_nop, NULL)
+};
+
 /* No id_table: it only binds through driver_override */
 static struct pci_driver tpl_driver = {
 	.name	= TPL_NAME,
 	.probe	= tpl_probe,
 	.remove	= tpl_remove,
+	.driver.pm = &tpl_pm_ops,
 };
 
 /* debugfs */
@@ -703,9 +738,14 @@ DEFINE_SHOW_ATTRIBUTE(tpl_name);
 static ssize_t tpl_power_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
+	static const char * const states[] = { "d0\n", "d1\n", "d2\n", "d3hot\n" };
 	struct tpl_fn *fn = file->private_data;
-	const char *s = READ_ONCE(fn->off) ? "d3cold\n" :
-			READ_ONCE(fn->d3hot) ? "d3hot\n" : "d0\n";
+	unsigned long flags;
+	const char *s;
+
+	raw_spin_lock_irqsave(&tpl_lock, flags);
+	s = fn->off ? "d3cold\n" : states[tpl_pm_state(fn)];
+	raw_spin_unlock_irqrestore(&tpl_lock, flags);
 
 	return simple_read_from_buffer(ubuf, count, ppos, s, strlen(s));
 }
@@ -738,45 +778,10 @@ static int tpl_ep_power(struct tpl_fn *fn, bool on)
 	return 0;
 }
 
-/*
- * A Root Port to D3hot or back to D0: the functions below are saved first
- * and restored last, as runtime PM suspends children before their parent.
- */
-static int tpl_port_power(struct tpl_fn *port, bool on)
-{
-	struct pci_dev *rp = port->pdev;
-	unsigned long flags;
-	int i;
-
-	if (!rp)
-		return -ENODEV;
-	if (on != port->d3hot)
-		return 0;
-
-	for (i = 0; !on && i < TPL_NFN; i++)
-		if (tpl_fns[i].parent == port - tpl_fns && tpl_fns[i].pdev)
-			pci_save_state(tpl_fns[i].pdev);
-
-	raw_spin_lock_irqsave(&tpl_lock, flags);
-	port->d3hot = !on;
-	for (i = 0; on && i < TPL_NFN; i++)
-		if (tpl_fns[i].parent == port - tpl_fns)
-			memcpy(tpl_fns[i].cfg, tpl_fns[i].rst,
-			       sizeof(tpl_fns[i].cfg));
-	raw_spin_unlock_irqrestore(&tpl_lock, flags);
-	rp->current_state = on ? PCI_D0 : PCI_D3hot;
-
-	for (i = 0; on && i < TPL_NFN; i++)
-		if (tpl_fns[i].parent == port - tpl_fns && tpl_fns[i].pdev)
-			pci_restore_state(tpl_fns[i].pdev);
-	return 0;
-}
-
 static ssize_t tpl_power_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	struct tpl_fn *fn = file->private_data;
-	bool port = fn->type == PCI_EXP_TYPE_ROOT_PORT;
 	char buf[16];
 	int ret;
 
@@ -786,9 +791,9 @@ static ssize_t tpl_power_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&tpl_power_lock);
 	if (!strcmp(buf, "d0"))
-		ret = port ? tpl_port_power(fn, true) : tpl_ep_power(fn, true);
-	else if (!strcmp(buf, port ? "d3hot" : "d3cold"))
-		ret = port ? tpl_port_power(fn, false) : tpl_ep_power(fn, false);
+		ret = tpl_ep_power(fn, true);
+	else if (!strcmp(buf, "d3cold"))
+		ret = tpl_ep_power(fn, false);
 	else
 		ret = -EINVAL;
 	mutex_unlock(&tpl_power_lock);
@@ -946,8 +951,8 @@ static void tpl_debugfs_fn(struct tpl_fn *fn)
 		debugfs_create_file("max_at_enable", 0400, dir, fn,
 				    &tpl_max_at_enable_fops);
 	}
-	if (ep || fn->type == PCI_EXP_TYPE_ROOT_PORT)
-		debugfs_create_file("power", 0600, dir, fn, &tpl_power_fops);
+	debugfs_create_file("power", ep ? 0600 : 0400, dir, fn,
+			    &tpl_power_fops);
 	if (ep)
 		debugfs_create_file_unsafe("save_restore", 0200, dir, fn,
 					   &tpl_save_restore_fops);
@@ -1054,6 +1059,8 @@ static int __init tpl_init(void)
 		ret = -ENODEV;
 		goto err_driver;
 	}
+	/* PME would need an interrupt, which portdrv cannot get here */
+	to_pci_host_bridge(tpl_bus->bridge)->native_pme = 0;
 	tpl_acpi_companion();
 	pci_scan_child_bus(tpl_bus);
 	ret = tpl_get_fns();

@@ -59,6 +59,7 @@ ep0 2147483646 ceiling ceiling
 rp02 50 2:48 2:48
 rp02 90 2:87 2:87
 rp02 100 2:97 2:97
+rp02 200 2:195 2:195
 rp02 500 2:488 2:488
 rp02 600 ceiling 2:585
 rp03 50 2:48 2:48
@@ -84,7 +85,7 @@ for t in $sweep; do count=$((count + 1)); done
 load_kmod test_pcie_ltr_qos || cannot_run "cannot load test_pcie_ltr_qos.ko (kmod/)"
 [ -d "$EP" ] || cannot_run "$T missing after loading test_pcie_ltr_qos.ko"
 ktap_print_header
-ktap_set_plan $((count + 61))
+ktap_set_plan $((count + 65))
 TMP=$(mktemp -d /tmp/pcieltr.XXXXXX)
 ERR=$TMP/err IN=$TMP/in
 
@@ -157,6 +158,20 @@ A=$DEV/$ATTR
 set_lt() { write_ok "$A" "$1"; }
 
 logged() { dmesg | grep -c "$NAME: LTR: tolerance of"; }
+
+# rpm FN on|auto: the runtime PM control of FN (power/control)
+rpm() { write_ok "/sys/bus/pci/devices/$(name "$1")/power/control" "$2"; }
+
+# rpm_wait FN STATUS: wait up to 5 s for the runtime PM status of FN
+# (power/runtime_status) to be STATUS; false if it is not
+rpm_wait() {
+	rw_i=0
+	while [ "$(line_of "/sys/bus/pci/devices/$(name "$1")/power/runtime_status")" != "$2" ]; do
+		rw_i=$((rw_i + 1))
+		[ $rw_i -le 50 ] || return 1
+		sleep 0.1
+	done
+}
 
 bind() { write_ok "$DRV/bind" "$NAME"; }
 unbind() { write_ok "$DRV/unbind" "$NAME"; }
@@ -239,17 +254,20 @@ report_ep0_registers 300 "300 written in D3cold, after power-on"
 [ "$(line_of "$EP/ltr_en")" = 1 ]
 ktap_result $? "after power-on: LTR enabled again ($(line_of "$EP/ltr_en"))"
 
-# The port above in D3hot (ep0 suspended first, as runtime PM does): a
-# change then is not written to a device that cannot take it, and is there
-# after the port and ep0 are back
+# The port above in D3hot, through runtime PM (pcie_port_pm=force): ep0
+# suspends to D3hot, then rp0, which then forwards no configuration request
+# to ep0 (PCIe r6.0, sec 5.3.1.4.1).  A change then is not written to a
+# device that cannot take it, and is there when ep0 is back.
 lost0=$(line_of "$EP/lost")
-write_ok "$T/rp0/power" d3hot
+rpm ep0 auto
+rpm_wait rp0 suspended
+ktap_result $? "ep0 and rp0 runtime-suspended: ep0 $(line_of "$EP/power"), rp0 $(line_of "$T/rp0/power")"
 set_lt 700
 lost1=$(line_of "$EP/lost")
-write_ok "$T/rp0/power" d0
+rpm ep0 on
 [ "$lost1" = "$lost0" ]
 ktap_result $? "700 while rp0 was in D3hot: no write lost (lost $lost0 -> $lost1)"
-report_ep0_registers 700 "700 while rp0 was in D3hot, after it and ep0 are back"
+report_ep0_registers 700 "700 while rp0 was in D3hot, after ep0 is back"
 
 # State lost behind the PCI core's back, then saved and restored: what was
 # programmed is saved, not what the device holds
@@ -340,6 +358,25 @@ write_ok "$MF1A" auto
 is_ceiling mf0 rp02
 ktap_result $? "mf1 auto: mf0's ceilings: $(words)"
 
+# Only another function resumes.  mf0, found again, has no driver: its
+# runtime suspend leaves it in D0 with its state saved, and nothing
+# restores it while it stays suspended (pci_pm_runtime_suspend()).  mf1
+# suspends to D3hot, then rp2.  mf1 gets a tolerance while rp2 cannot
+# forward it, then resumes, which resumes rp2: mf0's registers must hold
+# the value before mf1 does I/O again.
+MF0D=/sys/bus/pci/devices/$(name mf0)
+rpm mf0 auto
+rpm mf1 auto
+rpm_wait rp2 suspended
+ktap_result $? "mf0 (no driver, $(line_of "$T/mf0/power")), mf1 ($(line_of "$T/mf1/power")) and rp2 ($(line_of "$T/rp2/power")) runtime-suspended"
+write_ok "$MF1A" 200
+rpm mf1 on
+[ "$(line_of "$MF0D/power/runtime_status")" = suspended ]
+ktap_result $? "mf1 resumed, mf0 still $(line_of "$MF0D/power/runtime_status")"
+report_registers mf0 rp02 200 "mf1 200 while rp2 was in D3hot, mf1 alone resumed: mf0's registers"
+rpm mf0 on
+write_ok "$MF1A" auto
+
 # A Switch Upstream Port has the capability too
 USA=$(attr us)
 [ "$(line_of "$USA")" = auto ]
@@ -365,6 +402,9 @@ ktap_result $? "ARI Functions 0 and 8 auto: the ceilings, $(words)"
 
 # A device hot-added below ds1, whose _DSM gives the latencies: they are
 # in its registers before LTR is enabled
+# ds1, with nothing below it, has runtime-suspended to D3hot: a rescan
+# would find nothing below it
+rpm ds1 on
 write_ok "$T/hp0/plug" 1
 write_ok /sys/bus/pci/rescan 1
 [ "$(line_of "$T/hp0/max_at_enable")" = "$(hex32 "$(ceil_of dsp1)")" ]
