@@ -19,7 +19,10 @@
  *	DOMAIN:01:00.0	  ep0, Endpoint, LTR, firmware left the snoop= and
  *			  nosnoop= parameters (by default 0x1003, 3 * 1048576
  *			  ns, and 0x0cc8, 200 * 32768 ns: different, so that
- *			  each register's own ceiling shows)
+ *			  each register's own ceiling shows); L1 PM Substates
+ *			  with ASPM L1.2 enabled and LTR_L1.2_THRESHOLD 100 *
+ *			  1024 ns (firmware's; rp0 has no L1 PM Substates, so
+ *			  ASPM leaves them alone)
  *	DOMAIN:00:01.0	rp1, Root Port
  *	DOMAIN:02:00.0	  ep1, Endpoint, LTR, firmware left 0/0
  *	DOMAIN:00:02.0	rp2, Root Port, ACPI companion \_SB.TPLT.RP02
@@ -34,7 +37,9 @@
  *	DOMAIN:07:00.0	      hp0, Endpoint, LTR, absent until plugged
  *	DOMAIN:00:04.0	rp4, Root Port, ARI Forwarding Supported
  *	DOMAIN:08:00.0	  ar0, ARI Device, Function 0, LTR, firmware left
- *			  0x1003/0x0cc8; ARI capability: next Function 8
+ *			  0x1003/0x0cc8 with the RsvdP bits 15:13 of both
+ *			  registers hard-wired to 1; ARI capability: next
+ *			  Function 8
  *	DOMAIN:08:01.0	  ar8, its Function 8 (devfn 0x08): DEVCAP2.LTR, no LTR
  *			  capability, ARI capability: no next Function
  *
@@ -71,6 +76,11 @@
  * own_cb (ro)
  *	The value passed to the last call of that own callback, "none" if it
  *	has not been called.
+ * check_at_power_off (rw)
+ *	1: at power-off, after the PCI devices are shut down, print a KTAP
+ *	document, "pcie_ltr_power_off", whose one case passes if ep0's Max
+ *	Latencies hold what firmware left (the snoop= and nosnoop=
+ *	parameters): what a kernel started by kexec takes for firmware's.
  * native_ltr (rw)
  *	1 (the default) if the host bridge has native control of LTR, 0 as if
  *	_OSC had left it to firmware.  It applies to functions enumerated from
@@ -84,6 +94,9 @@
  *	Its Max Snoop / No-Snoop Latency register as the function holds it,
  *	"0x%04x", read without the PCI core.  A write sets it behind the PCI
  *	core's back.
+ * written (ro; functions with the LTR capability)
+ *	The last dword written at Max Snoop Latency (No-Snoop in bits 31:16),
+ *	all bits as written, reserved ones included, "0x%08x", or "none".
  * max_at_enable (ro; functions with the LTR capability)
  *	The dword at Max Snoop Latency (No-Snoop in bits 31:16) when LTR
  *	Enable last went from 0 to 1, "0x%08x", or "none".
@@ -135,6 +148,7 @@
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/syscore_ops.h>
 #include <linux/uaccess.h>
 
 #define TPL_NAME	"test_pcie_ltr_qos"
@@ -145,6 +159,7 @@
 #define TPL_PM		0x80	/* PCI Power Management Capability */
 #define TPL_LTR		0x100	/* LTR Extended Capability */
 #define TPL_ARI		0x110	/* ARI Extended Capability (after LTR) */
+#define TPL_L1SS	0x120	/* L1 PM Substates Extended Capability */
 #define TPL_LTR_MASK	0x1fff	/* value and scale of a Max Latency */
 #define TPL_BUSES	8
 
@@ -172,6 +187,8 @@ struct tpl_fn {
 	bool off;				/* powered off */
 	bool en_seen;				/* LTR Enable went 0 -> 1 */
 	u32 max_at_en;				/* Max Latencies then */
+	bool written;				/* Max Latencies written */
+	u32 last_write;				/* the last dword written there */
 	unsigned int lost;			/* writes it could not take */
 	u8 cfg[PCI_CFG_SPACE_EXP_SIZE];
 	u8 wmask[PCI_CFG_SPACE_EXP_SIZE];
@@ -210,7 +227,10 @@ static const u8 tpl_buses[TPL_NFN][2] = {
 	[US] = { 5, 7 }, [DS0] = { 6, 6 }, [DS1] = { 7, 7 }, [RP4] = { 8, 8 },
 };
 
-/* Protects the cfg, off, present, en_seen, max_at_en, lost fields */
+/*
+ * Protects the cfg, off, present, en_seen, max_at_en, written, last_write,
+ * lost fields
+ */
 static DEFINE_RAW_SPINLOCK(tpl_lock);
 
 enum tpl_mode { TPL_PLAIN, TPL_OWN };
@@ -219,6 +239,7 @@ static enum tpl_mode tpl_mode;
 static s32 tpl_own_last;
 static bool tpl_own_called;
 
+static bool tpl_check_at_power_off;
 static struct platform_device *tpl_parent;
 static struct pci_sysdata tpl_sysdata;
 static struct pci_bus *tpl_bus;
@@ -363,6 +384,10 @@ static int tpl_write(struct pci_bus *bus, unsigned int devfn, int where,
 		return PCIBIOS_SUCCESSFUL;
 	}
 	ctl2 = tpl_get(fn->cfg, TPL_EXP + PCI_EXP_DEVCTL2, 2);
+	if (fn->ltr && where == TPL_LTR + PCI_LTR_MAX_SNOOP_LAT && size == 4) {
+		fn->written = true;
+		fn->last_write = val;
+	}
 	for (i = 0; i < size; i++) {
 		u8 m = fn->wmask[where + i];
 
@@ -460,20 +485,40 @@ static void tpl_init_ari(struct tpl_fn *fn, int pos, u8 nfn)
 	tpl_put(fn->cfg, pos + PCI_ARI_CAP, 2, nfn << 8);
 }
 
+/*
+ * L1 PM Substates as firmware left them: ASPM L1.2 supported and enabled,
+ * LTR_L1.2_THRESHOLD 100 at scale 2 (PCIe r6.0, sec 7.8.3.3: 102400 ns)
+ */
+static void tpl_init_l1ss(struct tpl_fn *fn)
+{
+	tpl_put(fn->cfg, TPL_L1SS, 4, PCI_EXT_CAP_ID_L1SS | 1 << 16);
+	tpl_put(fn->cfg, TPL_L1SS + PCI_L1SS_CAP, 4,
+		PCI_L1SS_CAP_ASPM_L1_2 | PCI_L1SS_CAP_L1_PM_SS);
+	tpl_put(fn->cfg, TPL_L1SS + PCI_L1SS_CTL1, 4, PCI_L1SS_CTL1_ASPM_L1_2 |
+		FIELD_PREP(PCI_L1SS_CTL1_LTR_L12_TH_VALUE, 100) |
+		FIELD_PREP(PCI_L1SS_CTL1_LTR_L12_TH_SCALE, 2));
+}
+
 /* The LTR capability, firmware's Max Latencies written after the reset ones */
 static void tpl_init_ltr(struct tpl_fn *fn, u16 fw_snoop, u16 fw_nosnoop)
 {
 	u8 *c = fn->cfg, *m = fn->wmask;
 
 	tpl_put(c, TPL_LTR, 4, PCI_EXT_CAP_ID_LTR | 1 << 16 |
-		(fn == &tpl_fns[AR0] ? TPL_ARI << 20 : 0));
+		(fn == &tpl_fns[AR0] ? TPL_ARI << 20 : 0) |
+		(fn == &tpl_fns[EP0] ? TPL_L1SS << 20 : 0));
+	if (fn == &tpl_fns[AR0])
+		tpl_put(c, TPL_LTR + PCI_LTR_MAX_SNOOP_LAT, 4, 0xe000e000);
 	tpl_put(m, TPL_LTR + PCI_LTR_MAX_SNOOP_LAT, 2, TPL_LTR_MASK);
 	tpl_put(m, TPL_LTR + PCI_LTR_MAX_NOSNOOP_LAT, 2, TPL_LTR_MASK);
 
 	memcpy(fn->rst, fn->cfg, sizeof(fn->rst));
-	tpl_put(c, TPL_LTR + PCI_LTR_MAX_SNOOP_LAT, 2, fw_snoop & TPL_LTR_MASK);
+	tpl_put(c, TPL_LTR + PCI_LTR_MAX_SNOOP_LAT, 2,
+		c[TPL_LTR + PCI_LTR_MAX_SNOOP_LAT + 1] << 8 |
+		(fw_snoop & TPL_LTR_MASK));
 	tpl_put(c, TPL_LTR + PCI_LTR_MAX_NOSNOOP_LAT, 2,
-		fw_nosnoop & TPL_LTR_MASK);
+		c[TPL_LTR + PCI_LTR_MAX_NOSNOOP_LAT + 1] << 8 |
+		(fw_nosnoop & TPL_LTR_MASK));
 }
 
 static void tpl_init_fns(void)
@@ -490,6 +535,8 @@ static void tpl_init_fns(void)
 			tpl_init_ep(fn, i == MF0);
 		if (i == AR0)
 			tpl_init_ari(fn, TPL_ARI, 8);
+		if (i == EP0)
+			tpl_init_l1ss(fn);
 		if (i == AR8)
 			tpl_init_ari(fn, TPL_LTR, 0);
 		if (i == RP4) {
@@ -618,6 +665,26 @@ static int tpl_nosnoop_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(tpl_nosnoop_fops, tpl_nosnoop_get, tpl_nosnoop_set,
 			 "0x%04llx\n");
+
+static int tpl_written_show(struct seq_file *s, void *unused)
+{
+	struct tpl_fn *fn = s->private;
+	unsigned long flags;
+	bool written;
+	u32 val;
+
+	raw_spin_lock_irqsave(&tpl_lock, flags);
+	written = fn->written;
+	val = fn->last_write;
+	raw_spin_unlock_irqrestore(&tpl_lock, flags);
+
+	if (written)
+		seq_printf(s, "0x%08x\n", val);
+	else
+		seq_puts(s, "none\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tpl_written);
 
 static int tpl_max_at_enable_show(struct seq_file *s, void *unused)
 {
@@ -915,6 +982,31 @@ static int tpl_own_cb_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(tpl_own_cb);
 
+/* After device_shutdown(): ep0's registers as the next kernel finds them */
+static void tpl_power_off(void *data)
+{
+	u32 want = (snoop & TPL_LTR_MASK) | (nosnoop & TPL_LTR_MASK) << 16;
+	u32 regs;
+
+	if (!READ_ONCE(tpl_check_at_power_off))
+		return;
+
+	raw_spin_lock(&tpl_lock);
+	regs = tpl_get(tpl_fns[EP0].cfg, TPL_LTR + PCI_LTR_MAX_SNOOP_LAT, 4);
+	raw_spin_unlock(&tpl_lock);
+
+	pr_info("\nKTAP version 1\n# Subtest: pcie_ltr_power_off\n1..1\n%sok 1 ep0's Max Latencies at power-off 0x%08x, firmware's 0x%08x\n",
+		regs == want ? "" : "not ", regs, want);
+}
+
+static const struct syscore_ops tpl_syscore_ops = {
+	.shutdown = tpl_power_off,
+};
+
+static struct syscore tpl_syscore = {
+	.ops = &tpl_syscore_ops,
+};
+
 static int tpl_native_ltr_get(void *data, u64 *val)
 {
 	*val = to_pci_host_bridge(tpl_bus->bridge)->native_ltr;
@@ -950,6 +1042,8 @@ static void tpl_debugfs_fn(struct tpl_fn *fn)
 					   &tpl_nosnoop_fops);
 		debugfs_create_file("max_at_enable", 0400, dir, fn,
 				    &tpl_max_at_enable_fops);
+		debugfs_create_file("written", 0400, dir, fn,
+				    &tpl_written_fops);
 	}
 	debugfs_create_file("power", ep ? 0600 : 0400, dir, fn,
 			    &tpl_power_fops);
@@ -973,6 +1067,8 @@ static void tpl_debugfs_init(void)
 	debugfs_create_file("own_cb", 0400, tpl_dir, NULL, &tpl_own_cb_fops);
 	debugfs_create_file_unsafe("native_ltr", 0600, tpl_dir, NULL,
 				   &tpl_native_ltr_fops);
+	debugfs_create_bool("check_at_power_off", 0600, tpl_dir,
+			    &tpl_check_at_power_off);
 
 	for (i = 0; i < TPL_NFN; i++)
 		tpl_debugfs_fn(&tpl_fns[i]);
@@ -1074,6 +1170,7 @@ static int __init tpl_init(void)
 	pci_unlock_rescan_remove();
 
 	tpl_debugfs_init();
+	register_syscore(&tpl_syscore);
 	pr_info("domain %04x: ep0 Max Latencies 0x%04x/0x%04x\n",
 		tpl_sysdata.domain, snoop & TPL_LTR_MASK, nosnoop & TPL_LTR_MASK);
 	return 0;
@@ -1093,6 +1190,7 @@ static void __exit tpl_exit(void)
 {
 	int i;
 
+	unregister_syscore(&tpl_syscore);
 	debugfs_remove_recursive(tpl_dir);
 
 	for (i = 0; i < TPL_NFN; i++)

@@ -32,6 +32,8 @@
  *	      no-snoop scale 2 value 900 (0x0b84, 921600 ns)
  *	DSP1: snoop scale 2 value 200 (0x08c8, 204800 ns),
  *	      no-snoop scale 2 value 400 (0x0990, 409600 ns)
+ * RP01 returns snoop value 1024, which does not fit the 10-bit field, and
+ * a valid no-snoop: the package is to be ignored as a whole.
  */
 DefinitionBlock ("", "SSDT", 2, "PMQOS", "TEST", 0x00000001)
 {
@@ -84,6 +86,16 @@ DefinitionBlock ("", "SSDT", 2, "PMQOS", "TEST", 0x00000001)
                 }
 
                 Return (Buffer () { 0x00 })
+            }
+
+            /* A package that does not fit the LTR fields: ignored */
+            Device (RP01)
+            {
+                Name (_ADR, 0x00010000)
+                Method (_DSM, 4, Serialized)
+                {
+                    Return (LDSM (Arg0, Arg2, 2, 1024, 2, 100))
+                }
             }
 
             Device (RP02)

@@ -17,7 +17,9 @@ DRV=/sys/bus/pci/drivers/test_pcie_ltr_qos
 # 0-1023): the largest latency not above the tolerance, as scale:value, or
 # "ceiling" where the tolerance is not below the register's ceiling.
 # Columns: ceilings, tolerance in us, Max Snoop, Max No-Snoop.  Ceilings:
-#   ep0   firmware's 0x1003 (3 * 2^20 ns) / 0x0cc8 (200 * 2^15 ns), ep0, ar0
+#   ep0   firmware's 0x1003 (3 * 2^20 ns) / 0x0cc8 (200 * 2^15 ns), ep0
+#   ar0   the same, with the RsvdP bits 15:13 of both registers hard-wired
+#         to 1 (its words are ep0's rows with 0xe000 set)
 #   rp02  _DSM of 00:02.0: 2:500 (512000 ns) / 3:20 (655360 ns)
 #   rp03  _DSM of 00:03.0: 2:300 (307200 ns) / 2:900 (921600 ns)
 #   dsp1  _DSM of 05:01.0: 2:200 (204800 ns) / 2:400 (409600 ns)
@@ -71,6 +73,7 @@ dsp1 250 ceiling 2:244
 ceil_of() {
 	case $1 in
 	ep0) echo 0x0cc81003 ;;
+	ar0) echo 0xecc8f003 ;;
 	rp02) echo 0x0c1409f4 ;;
 	rp03) echo 0x0b84092c ;;
 	dsp1) echo 0x099008c8 ;;
@@ -85,7 +88,7 @@ for t in $sweep; do count=$((count + 1)); done
 load_kmod test_pcie_ltr_qos || cannot_run "cannot load test_pcie_ltr_qos.ko (kmod/)"
 [ -d "$EP" ] || cannot_run "$T missing after loading test_pcie_ltr_qos.ko"
 ktap_print_header
-ktap_set_plan $((count + 65))
+ktap_set_plan $((count + 70))
 TMP=$(mktemp -d /tmp/pcieltr.XXXXXX)
 ERR=$TMP/err IN=$TMP/in
 
@@ -99,7 +102,9 @@ attr() { echo "/sys/bus/pci/devices/$(name "$1")/$ATTR"; }
 
 # word CEILINGS US N: the expected register N (1 snoop, 2 no-snoop) from SPEC
 word() {
-	w_row=$(printf '%s\n' "$SPEC" | grep "^$1 $2 ") ||
+	w_key=$1 w_rsvd=0
+	[ "$1" = ar0 ] && w_key=ep0 w_rsvd=0xe000
+	w_row=$(printf '%s\n' "$SPEC" | grep "^$w_key $2 ") ||
 		{ diag "no SPEC row for $1 $2" && echo -1 && return; }
 	w_ceil=$(ceil_of "$1")
 	w_n=$3
@@ -109,7 +114,7 @@ word() {
 	[ "$w_n" = 1 ] || w_cell=$4
 	case $w_cell in
 	ceiling) echo $(((w_ceil >> (16 * (w_n - 1))) & 0xffff)) ;;
-	*) echo $(((${w_cell%%:*} << 10) | ${w_cell#*:})) ;;
+	*) echo $((w_rsvd | (${w_cell%%:*} << 10) | ${w_cell#*:})) ;;
 	esac
 }
 
@@ -188,7 +193,7 @@ ktap_result $? "ep0: firmware values untouched at enumeration: $(words)"
 ktap_result $? "ep0: $ATTR present, reads $(line_of "$A")"
 regs ep1
 ! [ -e "$(attr ep1)" ] && [ $((S)) = 0 ] && [ $((N)) = 0 ]
-ktap_result $? "ep1 (firmware left 0, no _DSM): no attribute, $(words)"
+ktap_result $? "ep1 (firmware left 0, rp1's _DSM invalid): no attribute, $(words)"
 nvme=
 for d in /sys/bus/pci/devices/*; do
 	case $(line_of "$d/class") in 0x010802) nvme=$d ;; esac
@@ -218,6 +223,13 @@ done
 [ "$(logged)" = 1 ]
 ktap_result $? "a tolerance above the ceiling logged once ($(logged) line)"
 diag "$(dmesg | grep "$NAME: LTR: tolerance of")"
+# ep0's Link has ASPM L1.2 enabled with LTR_L1.2_THRESHOLD 100 at scale 2,
+# 102400 ns (PCIe r6.0, sec 7.8.3.3): a value below it keeps the Link out
+# of L1.2 (sec 5.5.1), which is logged once, with the threshold
+l12=$(dmesg | grep -c "$NAME: LTR: max latencies (snoop .*) below LTR_L1.2_THRESHOLD (102400 ns)")
+[ "$l12" = 1 ]
+ktap_result $? "a value below ep0's LTR_L1.2_THRESHOLD (102400 ns) logged once ($l12 line)"
+diag "$(dmesg | grep "$NAME: LTR: max latencies (snoop")"
 
 set_lt 500
 set_lt auto
@@ -377,6 +389,19 @@ report_registers mf0 rp02 200 "mf1 200 while rp2 was in D3hot, mf1 alone resumed
 rpm mf0 on
 write_ok "$MF1A" auto
 
+# Firmware left mf0's LTR disabled with Max Snoop Latency 0x1003 (3145728
+# ns), above rp2's _DSM (0x09f4, 512000 ns), and Max No-Snoop 0x0801 (1024
+# ns), below it (0x0c14, 655360 ns): "software should set this to the
+# platform's maximum supported latency or less" (PCIe r6.0, sec 7.8.2.2-3),
+# so each register gets the smaller before LTR is enabled: 0x080109f4.
+write_ok "$MF0D/remove" 1
+write_ok "$T/mf0/ltr_en" 0
+write_ok "$T/mf0/snoop" 0x1003
+write_ok "$T/mf0/nosnoop" 0x0801
+write_ok /sys/bus/pci/rescan 1
+[ "$(line_of "$T/mf0/max_at_enable")" = 0x080109f4 ]
+ktap_result $? "firmware's values above and below rp2's _DSM: LTR enabled over $(line_of "$T/mf0/max_at_enable"), expected 0x080109f4"
+
 # A Switch Upstream Port has the capability too
 USA=$(attr us)
 [ "$(line_of "$USA")" = auto ]
@@ -392,13 +417,20 @@ AR8A=$(attr ar8)
 [ "$(line_of "$AR8A")" = auto ]
 ktap_result $? "ARI Function 8 has $ATTR ($(line_of "$AR8A"))"
 write_ok "$AR8A" 100
-report_registers ar0 ep0 100 "ARI Function 8 100: Function 0's registers"
+report_registers ar0 ar0 100 "ARI Function 8 100: Function 0's registers"
 write_ok "$(attr ar0)" 50
-report_registers ar0 ep0 50 "ARI Function 0 50, Function 8 100"
+report_registers ar0 ar0 50 "ARI Function 0 50, Function 8 100"
 write_ok "$(attr ar0)" auto
 write_ok "$AR8A" auto
-is_ceiling ar0 ep0
+is_ceiling ar0 ar0
 ktap_result $? "ARI Functions 0 and 8 auto: the ceilings, $(words)"
+# RsvdP: software preserves the value read (PCIe r6.0, sec 7.8.2.2-3)
+w=$(line_of "$T/ar0/written")
+[ "$w" != none ] && [ $((w & 0xe000e000)) = $((0xe000e000)) ]
+ktap_result $? "ar0: RsvdP bits hard-wired to 1 written back as 1 (last dword written $w)"
+w=$(line_of "$EP/written")
+[ "$w" != none ] && [ $((w & 0xe000e000)) = 0 ]
+ktap_result $? "ep0: RsvdP bits reading 0 written as 0 (last dword written $w)"
 
 # A device hot-added below ds1, whose _DSM gives the latencies: they are
 # in its registers before LTR is enabled
@@ -440,5 +472,13 @@ write_ok "$DEV/remove" 1
 write_ok /sys/bus/pci/rescan 1
 [ "$(line_of "$A")" = auto ]
 ktap_result $? "found again with native LTR control: $ATTR reads $(line_of "$A")"
+
+# Left lowered at power-off: the shutdown of ep0 gives the registers their
+# ceilings back, for a kernel started by kexec, which takes what it finds
+# for firmware's values.  The test module checks them after every device
+# is shut down (the document pcie_ltr_power_off, expected by the profile).
+set_lt 100
+report_ep0_registers 100 "100 left at power-off"
+write_ok "$T/check_at_power_off" 1
 
 finish_suite
