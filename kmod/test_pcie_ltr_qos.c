@@ -666,43 +666,38 @@ static int tpl_nosnoop_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(tpl_nosnoop_fops, tpl_nosnoop_get, tpl_nosnoop_set,
 			 "0x%04llx\n");
 
-static int tpl_written_show(struct seq_file *s, void *unused)
+/* Show *@val as "0x%08x" if *@set, else "none"; both under tpl_lock */
+static int tpl_show_dword(struct seq_file *s, const bool *set, const u32 *val)
 {
-	struct tpl_fn *fn = s->private;
 	unsigned long flags;
-	bool written;
-	u32 val;
+	bool is_set;
+	u32 v;
 
 	raw_spin_lock_irqsave(&tpl_lock, flags);
-	written = fn->written;
-	val = fn->last_write;
+	is_set = *set;
+	v = *val;
 	raw_spin_unlock_irqrestore(&tpl_lock, flags);
 
-	if (written)
-		seq_printf(s, "0x%08x\n", val);
+	if (is_set)
+		seq_printf(s, "0x%08x\n", v);
 	else
 		seq_puts(s, "none\n");
 	return 0;
+}
+
+static int tpl_written_show(struct seq_file *s, void *unused)
+{
+	struct tpl_fn *fn = s->private;
+
+	return tpl_show_dword(s, &fn->written, &fn->last_write);
 }
 DEFINE_SHOW_ATTRIBUTE(tpl_written);
 
 static int tpl_max_at_enable_show(struct seq_file *s, void *unused)
 {
 	struct tpl_fn *fn = s->private;
-	unsigned long flags;
-	bool seen;
-	u32 max;
 
-	raw_spin_lock_irqsave(&tpl_lock, flags);
-	seen = fn->en_seen;
-	max = fn->max_at_en;
-	raw_spin_unlock_irqrestore(&tpl_lock, flags);
-
-	if (seen)
-		seq_printf(s, "0x%08x\n", max);
-	else
-		seq_puts(s, "none\n");
-	return 0;
+	return tpl_show_dword(s, &fn->en_seen, &fn->max_at_en);
 }
 DEFINE_SHOW_ATTRIBUTE(tpl_max_at_enable);
 
