@@ -22,7 +22,10 @@
  *			  each register's own ceiling shows); L1 PM Substates
  *			  with ASPM L1.2 enabled and LTR_L1.2_THRESHOLD 100 *
  *			  1024 ns (firmware's; rp0 has no L1 PM Substates, so
- *			  ASPM leaves them alone)
+ *			  ASPM leaves them alone); SR-IOV, 2 VFs
+ *	DOMAIN:01:00.1	  vf1, its VF 1 (First VF Offset 1, VF Stride 1), while
+ *			  VF Enable is set: no LTR capability
+ *	DOMAIN:01:00.2	  vf2, its VF 2
  *	DOMAIN:00:01.0	rp1, Root Port
  *	DOMAIN:02:00.0	  ep1, Endpoint, LTR, firmware left 0/0
  *	DOMAIN:00:02.0	rp2, Root Port, ACPI companion \_SB.TPLT.RP02
@@ -160,6 +163,8 @@
 #define TPL_LTR		0x100	/* LTR Extended Capability */
 #define TPL_ARI		0x110	/* ARI Extended Capability (after LTR) */
 #define TPL_L1SS	0x120	/* L1 PM Substates Extended Capability */
+#define TPL_SRIOV	0x140	/* SR-IOV Extended Capability (after L1SS) */
+#define TPL_DEV_VF	0x7e52
 #define TPL_LTR_MASK	0x1fff	/* value and scale of a Max Latency */
 #define TPL_BUSES	8
 
@@ -173,7 +178,7 @@ MODULE_PARM_DESC(nosnoop, "Max No-Snoop Latency firmware left in ep0 (bits 12:0)
 
 enum {
 	RP0, RP1, RP2, RP3, RP4, EP0, EP1, MF0, MF1, US, DS0, DS1, SW0, HP0,
-	AR0, AR8, TPL_NFN
+	AR0, AR8, VF1, VF2, TPL_NFN
 };
 
 /* A function: its place, its configuration space and its writable bits */
@@ -219,6 +224,8 @@ static struct tpl_fn tpl_fns[TPL_NFN] = {
 	[HP0] = TPL_FN("hp0", DS1, 0, 0, ENDPOINT, true),
 	[AR0] = TPL_FN("ar0", RP4, 0, 0, ENDPOINT, true),
 	[AR8] = TPL_FN("ar8", RP4, 1, 0, ENDPOINT, false),
+	[VF1] = TPL_FN("vf1", RP0, 0, 1, ENDPOINT, false),
+	[VF2] = TPL_FN("vf2", RP0, 0, 2, ENDPOINT, false),
 };
 
 /* Bus numbers that firmware gave the bridges: secondary, subordinate */
@@ -319,6 +326,25 @@ static bool tpl_reachable(const struct tpl_fn *fn)
 	return true;
 }
 
+/* The VFs of ep0 exist while its VF Enable is set, with tpl_lock held */
+static void tpl_sriov_update(void)
+{
+	struct tpl_fn *pf = &tpl_fns[EP0];
+	bool vfe = tpl_get(pf->cfg, TPL_SRIOV + PCI_SRIOV_CTRL, 2) &
+		   PCI_SRIOV_CTRL_VFE;
+	u16 num = tpl_get(pf->cfg, TPL_SRIOV + PCI_SRIOV_NUM_VF, 2);
+	int i;
+
+	for (i = VF1; i <= VF2; i++) {
+		bool present = vfe && num > i - VF1;
+
+		if (present && !tpl_fns[i].present)
+			memcpy(tpl_fns[i].cfg, tpl_fns[i].rst,
+			       sizeof(tpl_fns[i].cfg));
+		tpl_fns[i].present = present;
+	}
+}
+
 static int tpl_read(struct pci_bus *bus, unsigned int devfn, int where,
 		    int size, u32 *val)
 {
@@ -395,6 +421,8 @@ static int tpl_write(struct pci_bus *bus, unsigned int devfn, int where,
 				     ((val >> (8 * i)) & m);
 	}
 	tpl_watch_ltr_en(fn, ctl2);
+	if (fn == &tpl_fns[EP0])
+		tpl_sriov_update();
 	if (tpl_is_bridge(fn) &&
 	    (tpl_get(fn->cfg, PCI_BRIDGE_CONTROL, 2) & PCI_BRIDGE_CTL_BUS_RESET))
 		tpl_bus_reset(fn);
@@ -491,12 +519,35 @@ static void tpl_init_ari(struct tpl_fn *fn, int pos, u8 nfn)
  */
 static void tpl_init_l1ss(struct tpl_fn *fn)
 {
-	tpl_put(fn->cfg, TPL_L1SS, 4, PCI_EXT_CAP_ID_L1SS | 1 << 16);
+	tpl_put(fn->cfg, TPL_L1SS, 4, PCI_EXT_CAP_ID_L1SS | 1 << 16 |
+		TPL_SRIOV << 20);
 	tpl_put(fn->cfg, TPL_L1SS + PCI_L1SS_CAP, 4,
 		PCI_L1SS_CAP_ASPM_L1_2 | PCI_L1SS_CAP_L1_PM_SS);
 	tpl_put(fn->cfg, TPL_L1SS + PCI_L1SS_CTL1, 4, PCI_L1SS_CTL1_ASPM_L1_2 |
 		FIELD_PREP(PCI_L1SS_CTL1_LTR_L12_TH_VALUE, 100) |
 		FIELD_PREP(PCI_L1SS_CTL1_LTR_L12_TH_SCALE, 2));
+}
+
+/*
+ * SR-IOV (PCIe r6.0, sec 9.3.3): 2 VFs at Offset 1, Stride 1, no VF BARs,
+ * 4 KB pages; VF Enable, VF MSE, ARI Capable Hierarchy, NumVFs and System
+ * Page Size writable
+ */
+static void tpl_init_sriov(struct tpl_fn *fn)
+{
+	u8 *c = fn->cfg, *m = fn->wmask;
+
+	tpl_put(c, TPL_SRIOV, 4, PCI_EXT_CAP_ID_SRIOV | 1 << 16);
+	tpl_put(m, TPL_SRIOV + PCI_SRIOV_CTRL, 2, PCI_SRIOV_CTRL_VFE |
+		PCI_SRIOV_CTRL_MSE | PCI_SRIOV_CTRL_ARI);
+	tpl_put(c, TPL_SRIOV + PCI_SRIOV_INITIAL_VF, 2, 2);
+	tpl_put(c, TPL_SRIOV + PCI_SRIOV_TOTAL_VF, 2, 2);
+	tpl_put(m, TPL_SRIOV + PCI_SRIOV_NUM_VF, 2, 0xffff);
+	tpl_put(c, TPL_SRIOV + PCI_SRIOV_VF_OFFSET, 2, 1);
+	tpl_put(c, TPL_SRIOV + PCI_SRIOV_VF_STRIDE, 2, 1);
+	tpl_put(c, TPL_SRIOV + PCI_SRIOV_VF_DID, 2, TPL_DEV_VF);
+	tpl_put(c, TPL_SRIOV + PCI_SRIOV_SUP_PGSIZE, 4, 1);
+	tpl_put(m, TPL_SRIOV + PCI_SRIOV_SYS_PGSIZE, 4, 0xffffffff);
 }
 
 /* The LTR capability, firmware's Max Latencies written after the reset ones */
@@ -535,8 +586,10 @@ static void tpl_init_fns(void)
 			tpl_init_ep(fn, i == MF0);
 		if (i == AR0)
 			tpl_init_ari(fn, TPL_ARI, 8);
-		if (i == EP0)
+		if (i == EP0) {
 			tpl_init_l1ss(fn);
+			tpl_init_sriov(fn);
+		}
 		if (i == AR8)
 			tpl_init_ari(fn, TPL_LTR, 0);
 		if (i == RP4) {
@@ -552,6 +605,8 @@ static void tpl_init_fns(void)
 		mutex_init(&fn->req_lock);
 	}
 	tpl_fns[HP0].present = false;
+	tpl_fns[VF1].present = false;
+	tpl_fns[VF2].present = false;
 }
 
 /* The test driver */
@@ -601,6 +656,7 @@ static struct pci_driver tpl_driver = {
 	.name	= TPL_NAME,
 	.probe	= tpl_probe,
 	.remove	= tpl_remove,
+	.sriov_configure = pci_sriov_configure_simple,
 	.driver.pm = &tpl_pm_ops,
 };
 

@@ -88,7 +88,7 @@ for t in $sweep; do count=$((count + 1)); done
 load_kmod test_pcie_ltr_qos || cannot_run "cannot load test_pcie_ltr_qos.ko (kmod/)"
 [ -d "$EP" ] || cannot_run "$T missing after loading test_pcie_ltr_qos.ko"
 ktap_print_header
-ktap_set_plan $((count + 70))
+ktap_set_plan $((count + 74))
 TMP=$(mktemp -d /tmp/pcieltr.XXXXXX)
 ERR=$TMP/err IN=$TMP/in
 
@@ -334,6 +334,20 @@ bind
 set_lt 90
 report_ep0_registers 90 "plain driver bound again: 90"
 set_lt auto
+
+# SR-IOV: VFs never have the LTR capability, their PF's does for them
+# (PCIe r6.0, sec 7.8.2): ep0's driver enables its 2 VFs, whose
+# tolerances bound ep0's registers
+write_ok "$DEV/sriov_numvfs" 2
+VF1A=$(attr vf1) VF2A=$(attr vf2)
+[ "$(line_of "$VF1A")" = auto ] && [ "$(line_of "$VF2A")" = auto ]
+ktap_result $? "VFs $(name vf1) and $(name vf2) enabled, with $ATTR ($(line_of "$VF1A"), $(line_of "$VF2A"))"
+write_ok "$VF1A" 100
+report_ep0_registers 100 "VF 1 100: ep0's registers"
+write_ok "$VF2A" 50
+report_ep0_registers 50 "VF 1 100, VF 2 50"
+write_ok "$DEV/sriov_numvfs" 0
+report_ep0_registers auto "VFs disabled: the ceilings"
 
 # One component, one LTR: Function 1 of mf has no LTR capability (only
 # Function 0 may: PCIe r6.0, sec 7.8.2), its tolerance bounds Function 0's
