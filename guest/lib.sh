@@ -94,16 +94,20 @@ ktap_result() {
 	[ "$kr_glob" = off ] || set +f
 }
 
-# lpss_rpm_wait STATUS: wait up to 5 s for the LPSS device's runtime PM
-# status (power/runtime_status) to be STATUS; false if it is not
-lpss_rpm_wait() {
-	lrw_i=0
-	while [ "$(cat "$LPSS_DEV/power/runtime_status")" != "$1" ]; do
-		lrw_i=$((lrw_i + 1))
-		[ $lrw_i -le 50 ] || return 1
+# rpm_wait DEV STATUS: wait up to 5 s for the runtime PM status of the
+# device DEV (its sysfs folder's power/runtime_status) to be STATUS; false
+# if it is not
+rpm_wait() {
+	rw_i=0
+	while [ "$(cat "$1/power/runtime_status")" != "$2" ]; do
+		rw_i=$((rw_i + 1))
+		[ $rw_i -le 50 ] || return 1
 		sleep 0.1
 	done
 }
+
+# lpss_rpm_wait STATUS: rpm_wait for the LPSS device
+lpss_rpm_wait() { rpm_wait "$LPSS_DEV" "$1"; }
 
 # lpss_while_down KO: while the acpi_lpss PM domain has the LPSS device
 # powered down (runtime suspend, or no driver after ->dismiss()), a new

@@ -167,17 +167,6 @@ logged() { dmesg | grep -c "$NAME: LTR: tolerance of"; }
 # rpm FN on|auto: the runtime PM control of FN (power/control)
 rpm() { write_ok "/sys/bus/pci/devices/$(name "$1")/power/control" "$2"; }
 
-# rpm_wait FN STATUS: wait up to 5 s for the runtime PM status of FN
-# (power/runtime_status) to be STATUS; false if it is not
-rpm_wait() {
-	rw_i=0
-	while [ "$(line_of "/sys/bus/pci/devices/$(name "$1")/power/runtime_status")" != "$2" ]; do
-		rw_i=$((rw_i + 1))
-		[ $rw_i -le 50 ] || return 1
-		sleep 0.1
-	done
-}
-
 bind() { write_ok "$DRV/bind" "$NAME"; }
 unbind() { write_ok "$DRV/unbind" "$NAME"; }
 mode() { write_ok "$T/driver_mode" "$1"; }
@@ -272,7 +261,7 @@ ktap_result $? "after power-on: LTR enabled again ($(line_of "$EP/ltr_en"))"
 # device that cannot take it, and is there when ep0 is back.
 lost0=$(line_of "$EP/lost")
 rpm ep0 auto
-rpm_wait rp0 suspended
+rpm_wait "/sys/bus/pci/devices/$(name rp0)" suspended
 ktap_result $? "ep0 and rp0 runtime-suspended: ep0 $(line_of "$EP/power"), rp0 $(line_of "$T/rp0/power")"
 set_lt 700
 lost1=$(line_of "$EP/lost")
@@ -393,7 +382,7 @@ ktap_result $? "mf1 auto: mf0's ceilings: $(words)"
 MF0D=/sys/bus/pci/devices/$(name mf0)
 rpm mf0 auto
 rpm mf1 auto
-rpm_wait rp2 suspended
+rpm_wait "/sys/bus/pci/devices/$(name rp2)" suspended
 ktap_result $? "mf0 (no driver, $(line_of "$T/mf0/power")), mf1 ($(line_of "$T/mf1/power")) and rp2 ($(line_of "$T/rp2/power")) runtime-suspended"
 write_ok "$MF1A" 200
 rpm mf1 on
