@@ -49,9 +49,12 @@
  * The ACPI companions, when the SSDT of the test harness declares them,
  * carry a _DSM with function 6 (PCI Firmware r3.3, sec 4.6.6), evaluated by
  * the PCI core.  DOMAIN is the first free one above 0xffff (as for VMD).  No
- * BARs, no interrupts; LTR Enable is clear until the PCI core sets it (the
- * host bridge has native LTR control, not of PME: the Root Ports need no
- * interrupt for portdrv to bind).  Every function has a PCI Power Management
+ * BARs; LTR Enable is clear until the PCI core sets it.  The host bridge
+ * has native control of LTR and AER, not of PME.  rp0 and ep0 have an AER
+ * capability, and rp0 an INTx that only aer_inject raises (CONFIG_PCIEAER
+ * and CONFIG_PCIEAER_INJECT: /dev/aer_inject), for AER recovery; the ACPI
+ * code finds no routing for it and says so ("can't derive routing", "no
+ * GSI").  The other functions have no interrupt.  Every function has a PCI Power Management
  * Capability (PCI PM r1.2, sec 3.2) with No_Soft_Reset set: D3hot keeps its
  * state, and a bridge that is not in D0 does not forward configuration
  * requests (PCIe r6.0, sec 5.3.1.4.1), so the functions below it cannot be
@@ -59,15 +62,18 @@
  * to D3hot through the PCI core once the functions below are suspended.
  * Writes only change the writable bits of the registers that matter here:
  * Command, the bus numbers, Bridge Control, Device, Link and Root Control,
- * PowerState in PMCSR, LTR Enable in Device Control 2 (ARI Forwarding Enable too, in rp4), and bits 12:0 of Max
- * Snoop/No-Snoop Latency (15:13 are RsvdP: 0).  Secondary Bus Reset in a
- * bridge's Bridge Control resets the functions right below it.
+ * PowerState in PMCSR, LTR Enable in Device Control 2 (ARI Forwarding
+ * Enable too, in rp4), Interrupt Line, the SR-IOV controls of ep0, and bits
+ * 12:0 of Max Snoop/No-Snoop Latency (15:13 are RsvdP: 0, 1 in ar0).
+ * Secondary Bus Reset in a bridge's Bridge Control resets the functions
+ * right below it.
  *
  * The Endpoints are bound to the "test_pcie_ltr_qos" driver (through
  * driver_override, so no other driver takes them); unbind and bind them
  * through /sys/bus/pci/drivers/test_pcie_ltr_qos/.  Its runtime PM callbacks
  * do nothing: with power/control "auto", the PCI core puts its functions in
- * D3hot.
+ * D3hot.  After a fatal error its AER callbacks ask for a reset, then
+ * restore the state saved last.
  *
  * debugfs, in /sys/kernel/debug/test_pcie_ltr_qos/ (root only):
  *
@@ -140,6 +146,7 @@
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/init.h>
+#include <linux/irq.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -164,6 +171,8 @@
 #define TPL_ARI		0x110	/* ARI Extended Capability (after LTR) */
 #define TPL_L1SS	0x120	/* L1 PM Substates Extended Capability */
 #define TPL_SRIOV	0x140	/* SR-IOV Extended Capability (after L1SS) */
+#define TPL_AER_EP	0x180	/* ep0's AER Extended Capability (after SR-IOV) */
+#define TPL_AER_RP	0x100	/* rp0's AER Extended Capability */
 #define TPL_DEV_VF	0x7e52
 #define TPL_LTR_MASK	0x1fff	/* value and scale of a Max Latency */
 #define TPL_BUSES	8
@@ -251,6 +260,7 @@ static struct platform_device *tpl_parent;
 static struct pci_sysdata tpl_sysdata;
 static struct pci_bus *tpl_bus;
 static struct dentry *tpl_dir;
+static int tpl_irq;
 
 static struct resource tpl_busn = {
 	.name	= TPL_NAME " buses",
@@ -537,7 +547,8 @@ static void tpl_init_sriov(struct tpl_fn *fn)
 {
 	u8 *c = fn->cfg, *m = fn->wmask;
 
-	tpl_put(c, TPL_SRIOV, 4, PCI_EXT_CAP_ID_SRIOV | 1 << 16);
+	tpl_put(c, TPL_SRIOV, 4, PCI_EXT_CAP_ID_SRIOV | 1 << 16 |
+		TPL_AER_EP << 20);
 	tpl_put(m, TPL_SRIOV + PCI_SRIOV_CTRL, 2, PCI_SRIOV_CTRL_VFE |
 		PCI_SRIOV_CTRL_MSE | PCI_SRIOV_CTRL_ARI);
 	tpl_put(c, TPL_SRIOV + PCI_SRIOV_INITIAL_VF, 2, 2);
@@ -548,6 +559,19 @@ static void tpl_init_sriov(struct tpl_fn *fn)
 	tpl_put(c, TPL_SRIOV + PCI_SRIOV_VF_DID, 2, TPL_DEV_VF);
 	tpl_put(c, TPL_SRIOV + PCI_SRIOV_SUP_PGSIZE, 4, 1);
 	tpl_put(m, TPL_SRIOV + PCI_SRIOV_SYS_PGSIZE, 4, 0xffffffff);
+}
+
+/*
+ * AER (PCIe r6.0, sec 7.8.4), the last capability: only its Uncorrectable
+ * Error Severity register holds something, its default (Data Link Protocol
+ * Error and the others of the spec's table are fatal); nothing is writable.
+ * aer_inject, the kernel's software error injector, simulates the status
+ * and source registers on top of it.
+ */
+static void tpl_init_aer(struct tpl_fn *fn, int pos)
+{
+	tpl_put(fn->cfg, pos, 4, PCI_EXT_CAP_ID_ERR | 2 << 16);
+	tpl_put(fn->cfg, pos + PCI_ERR_UNCOR_SEVER, 4, 0x00462030);
 }
 
 /* The LTR capability, firmware's Max Latencies written after the reset ones */
@@ -589,6 +613,11 @@ static void tpl_init_fns(void)
 		if (i == EP0) {
 			tpl_init_l1ss(fn);
 			tpl_init_sriov(fn);
+			tpl_init_aer(fn, TPL_AER_EP);
+		}
+		if (i == RP0) {
+			tpl_init_aer(fn, TPL_AER_RP);
+			fn->cfg[PCI_INTERRUPT_PIN] = 1;
 		}
 		if (i == AR8)
 			tpl_init_ari(fn, TPL_LTR, 0);
@@ -651,12 +680,35 @@ static const struct dev_pm_ops tpl_pm_ops = {
 	RUNTIME_PM_OPS(tpl_runtime_nop, tpl_runtime_nop, NULL)
 };
 
+/*
+ * AER recovery as drivers do it: a reset after a fatal error, then the
+ * state saved last restored (nvme_slot_reset(), e1000_io_slot_reset())
+ */
+static pci_ers_result_t tpl_error_detected(struct pci_dev *pdev,
+					   pci_channel_state_t state)
+{
+	return state == pci_channel_io_frozen ? PCI_ERS_RESULT_NEED_RESET :
+						PCI_ERS_RESULT_CAN_RECOVER;
+}
+
+static pci_ers_result_t tpl_slot_reset(struct pci_dev *pdev)
+{
+	pci_restore_state(pdev);
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static const struct pci_error_handlers tpl_err_handlers = {
+	.error_detected	= tpl_error_detected,
+	.slot_reset	= tpl_slot_reset,
+};
+
 /* No id_table: it only binds through driver_override */
 static struct pci_driver tpl_driver = {
 	.name	= TPL_NAME,
 	.probe	= tpl_probe,
 	.remove	= tpl_remove,
 	.sriov_configure = pci_sriov_configure_simple,
+	.err_handler = &tpl_err_handlers,
 	.driver.pm = &tpl_pm_ops,
 };
 
@@ -1167,6 +1219,25 @@ static void tpl_acpi_companion(void)
 #endif
 }
 
+/*
+ * rp0's INTx (Interrupt Pin A), for its AER service: an interrupt of this
+ * module, which only aer_inject raises (irq_inject_interrupt(), a software
+ * resend)
+ */
+static int tpl_map_irq(const struct pci_dev *pdev, u8 slot, u8 pin)
+{
+	return tpl_irq;
+}
+
+static int tpl_alloc_irq(void)
+{
+	tpl_irq = irq_alloc_desc(NUMA_NO_NODE);
+	if (tpl_irq < 0)
+		return tpl_irq;
+	irq_set_chip_and_handler(tpl_irq, &dummy_irq_chip, handle_simple_irq);
+	return 0;
+}
+
 /* The first domain above the 16-bit ACPI segments that is free, as VMD's */
 static int tpl_free_domain(void)
 {
@@ -1184,10 +1255,15 @@ static int __init tpl_init(void)
 	int i, ret;
 
 	tpl_init_fns();
+	ret = tpl_alloc_irq();
+	if (ret)
+		return ret;
 
 	tpl_parent = platform_device_register_simple(TPL_NAME, -1, NULL, 0);
-	if (IS_ERR(tpl_parent))
-		return PTR_ERR(tpl_parent);
+	if (IS_ERR(tpl_parent)) {
+		ret = PTR_ERR(tpl_parent);
+		goto err_irq;
+	}
 
 	ret = pci_register_driver(&tpl_driver);
 	if (ret)
@@ -1206,8 +1282,10 @@ static int __init tpl_init(void)
 		ret = -ENODEV;
 		goto err_driver;
 	}
-	/* PME would need an interrupt, which portdrv cannot get here */
+	/* PME would need an interrupt on every port: only rp0 has one */
 	to_pci_host_bridge(tpl_bus->bridge)->native_pme = 0;
+	to_pci_host_bridge(tpl_bus->bridge)->map_irq = tpl_map_irq;
+	to_pci_host_bridge(tpl_bus->bridge)->swizzle_irq = pci_common_swizzle;
 	tpl_acpi_companion();
 	pci_scan_child_bus(tpl_bus);
 	ret = tpl_get_fns();
@@ -1233,6 +1311,8 @@ err_driver:
 	pci_unregister_driver(&tpl_driver);
 err_parent:
 	platform_device_unregister(tpl_parent);
+err_irq:
+	irq_free_desc(tpl_irq);
 	return ret;
 }
 module_init(tpl_init);
@@ -1257,6 +1337,7 @@ static void __exit tpl_exit(void)
 		pci_dev_put(tpl_fns[i].pdev);
 	pci_unregister_driver(&tpl_driver);
 	platform_device_unregister(tpl_parent);
+	irq_free_desc(tpl_irq);
 }
 module_exit(tpl_exit);
 

@@ -88,7 +88,7 @@ for t in $sweep; do count=$((count + 1)); done
 load_kmod test_pcie_ltr_qos || cannot_run "cannot load test_pcie_ltr_qos.ko (kmod/)"
 [ -d "$EP" ] || cannot_run "$T missing after loading test_pcie_ltr_qos.ko"
 ktap_print_header
-ktap_set_plan $((count + 74))
+ktap_set_plan $((count + 77))
 TMP=$(mktemp -d /tmp/pcieltr.XXXXXX)
 ERR=$TMP/err IN=$TMP/in
 
@@ -166,6 +166,36 @@ logged() { dmesg | grep -c "$NAME: LTR: tolerance of"; }
 
 # rpm FN on|auto: the runtime PM control of FN (power/control)
 rpm() { write_ok "/sys/bus/pci/devices/$(name "$1")/power/control" "$2"; }
+
+# le32 N: N as 4 bytes, little-endian, in printf's octal escapes
+le32() {
+	printf '\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) \
+		$(($1 >> 24 & 255))
+}
+
+# aer_fatal DEV: inject a Data Link Protocol Error, fatal by default (PCIe
+# r6.0, sec 7.8.4.4), into the PCI device DEV (DOMAIN:BUS:SLOT.FN), through
+# /dev/aer_inject, then wait for the end of the recovery; fails if it
+# failed.  One write of struct aer_error_inj (drivers/pci/pcie/aer_inject.c):
+# bus, slot, function, a pad byte, uncor_status, cor_status, header_log0-3,
+# domain, the last 7 as 32-bit words.
+aer_fatal() {
+	af_d=${1%%:*} af_b=${1#*:}
+	af_s=${af_b#*:}
+	af_b=${af_b%%:*} af_f=${af_s#*.}
+	af_s=${af_s%.*}
+	af_n=$(dmesg | grep -c "AER: device recovery")
+	# shellcheck disable=SC2059 # the escapes are the format
+	printf "$(le32 $((0x$af_b | 0x$af_s << 8 | af_f << 16)))$(le32 16)$(le32 0)$(le32 0)$(le32 0)$(le32 0)$(le32 0)$(le32 $((0x$af_d)))" \
+		>/dev/aer_inject || return 1
+	af_i=0
+	while [ "$(dmesg | grep -c "AER: device recovery")" = "$af_n" ]; do
+		af_i=$((af_i + 1))
+		[ $af_i -le 100 ] || return 1
+		sleep 0.1
+	done
+	dmesg | grep "AER: device recovery" | tail -n 1 | grep -q successful
+}
 
 bind() { write_ok "$DRV/bind" "$NAME"; }
 unbind() { write_ok "$DRV/unbind" "$NAME"; }
@@ -284,6 +314,23 @@ report_ep0_registers 400 "lost, then saved and restored"
 set_lt 350
 write_ok "$DEV/reset" 1
 report_ep0_registers 350 "350, then a reset of ep0"
+
+# AER recovery (PCIe r6.0, sec 6.2.2.2.1): the state is saved at 350, as
+# drivers do at probe (LTR Enable set again first: the loss above cleared
+# it, and the save kept it clear), then ep0 gets 150 and has a fatal error,
+# which aer_inject puts into the real AER service of rp0.  The recovery
+# takes a Secondary Bus Reset of rp0 (aer_root_reset()), which puts ep0's
+# registers back to 0, then the driver's slot_reset restores the state saved
+# at 350: what was programmed since, 150, must be there.
+write_ok "$EP/ltr_en" 1
+write_ok "$EP/save_restore" 1
+set_lt 150
+aer_fatal "$NAME"
+ktap_result $? "fatal error of ep0 injected: AER recovery successful"
+diag "$(dmesg | grep "$(name rp0): AER: ")"
+report_ep0_registers 150 "150, then AER recovery of ep0 from a state saved at 350"
+[ "$(line_of "$EP/ltr_en")" = 1 ]
+ktap_result $? "after AER recovery: LTR enabled again ($(line_of "$EP/ltr_en"))"
 
 # The same across a suspend/resume cycle
 set_lt 600
