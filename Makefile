@@ -5,7 +5,7 @@
 # override them (make passes both to the scripts); $(call where,X) asks.
 where = $(shell CACHE='$(CACHE)' OUT='$(OUT)' util/where.sh $(1))
 
-.PHONY: help deps tree export stripped postings upstream bisect-proof kernel base-kernel demo demo-intro check debug-check kcsan-check dist clean bench
+.PHONY: help deps tree export stripped postings upstream bisect-proof bisect-builds kernel base-kernel demo demo-intro check debug-check kcsan-check dist clean bench
 
 help:
 	@echo "make demo         build everything from nothing and show the feature working"
@@ -16,6 +16,7 @@ help:
 	@echo "make stripped     the stripped-base series (stripped/series) as patch files in $(call where,OUT)/stripped/"
 	@echo "make upstream     pristine 6.12 + the postings of upstream/: per posting, applies, builds, checkpatch; then its end tree against the stripped-base series"
 	@echo "make bisect-proof each fix of upstream/ in QEMU: its case fails before it, passes after"
+	@echo "make bisect-builds every commit of upstream/ built whole with PM=n, ACPI=n, PCIEASPM=n, 32-bit (hours; VARIANTS=... for some)"
 	@echo "make kernel       build the test kernel ($(call where,bzimage test))"
 	@echo "make base-kernel  build the base alone (no series)"
 	@echo "make debug-check  build the debug kernel, run guest/debug/* under it"
@@ -46,6 +47,9 @@ upstream: deps
 
 bisect-proof: deps
 	@scripts/bisect-proof.sh
+
+bisect-builds: deps
+	@STRICT=1 tree/mktree.sh && kernel/bisect-builds.sh $(VARIANTS)
 
 kernel: tree
 	@kernel/build-kernel.sh test
