@@ -1089,14 +1089,16 @@ DEFINE_SHOW_ATTRIBUTE(tpl_own_cb);
 static void tpl_power_off(void *data)
 {
 	u32 want = (snoop & TPL_LTR_MASK) | (nosnoop & TPL_LTR_MASK) << 16;
+	unsigned long flags;
 	u32 regs;
 
 	if (!READ_ONCE(tpl_check_at_power_off))
 		return;
 
-	raw_spin_lock(&tpl_lock);
+	/* Interrupts are on: the AER injector's reads take tpl_lock in softirq */
+	raw_spin_lock_irqsave(&tpl_lock, flags);
 	regs = tpl_get(tpl_fns[EP0].cfg, TPL_LTR + PCI_LTR_MAX_SNOOP_LAT, 4);
-	raw_spin_unlock(&tpl_lock);
+	raw_spin_unlock_irqrestore(&tpl_lock, flags);
 
 	pr_info("\nKTAP version 1\n# Subtest: pcie_ltr_power_off\n1..1\n%sok 1 ep0's Max Latencies at power-off 0x%08x, firmware's 0x%08x\n",
 		regs == want ? "" : "not ", regs, want);
