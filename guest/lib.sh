@@ -94,17 +94,24 @@ ktap_result() {
 	[ "$kr_glob" = off ] || set +f
 }
 
-# rpm_wait DEV STATUS: wait up to 5 s for the runtime PM status of the
-# device DEV (its sysfs folder's power/runtime_status) to be STATUS; false
-# if it is not
-rpm_wait() {
-	rw_i=0
-	while [ "$(cat "$1/power/runtime_status")" != "$2" ]; do
-		rw_i=$((rw_i + 1))
-		[ $rw_i -le 50 ] || return 1
+# wait_for N CMD...: run CMD until it succeeds, N more times at most, 0.1 s
+# apart; false if it never does
+wait_for() {
+	wf_n=$1
+	shift
+	until "$@"; do
+		[ "$wf_n" -gt 0 ] || return 1
+		wf_n=$((wf_n - 1))
 		sleep 0.1
 	done
 }
+
+# rpm_is DEV STATUS: the runtime PM status of the device DEV (its sysfs
+# folder's power/runtime_status) is STATUS
+rpm_is() { [ "$(cat "$1/power/runtime_status")" = "$2" ]; }
+
+# rpm_wait DEV STATUS: wait up to 5 s for rpm_is DEV STATUS; false if not
+rpm_wait() { wait_for 50 rpm_is "$1" "$2"; }
 
 # lpss_rpm_wait STATUS: rpm_wait for the LPSS device
 lpss_rpm_wait() { rpm_wait "$LPSS_DEV" "$1"; }

@@ -54,12 +54,13 @@
  * capability, and rp0 an INTx that only aer_inject raises (CONFIG_PCIEAER
  * and CONFIG_PCIEAER_INJECT: /dev/aer_inject), for AER recovery; the ACPI
  * code finds no routing for it and says so ("can't derive routing", "no
- * GSI").  The other functions have no interrupt.  Every function has a PCI Power Management
- * Capability (PCI PM r1.2, sec 3.2) with No_Soft_Reset set: D3hot keeps its
- * state, and a bridge that is not in D0 does not forward configuration
- * requests (PCIe r6.0, sec 5.3.1.4.1), so the functions below it cannot be
- * reached.  With pcie_port_pm=force, portdrv lets the ports runtime-suspend
- * to D3hot through the PCI core once the functions below are suspended.
+ * GSI").  The other functions have no interrupt.  Every function has a PCI
+ * Power Management Capability (PCI PM r1.2, sec 3.2) with No_Soft_Reset
+ * set: D3hot keeps its state, and a bridge that is not in D0 does not
+ * forward configuration requests (PCIe r6.0, sec 5.3.1.4.1), so the
+ * functions below it cannot be reached.  With pcie_port_pm=force, portdrv
+ * lets the ports runtime-suspend to D3hot through the PCI core once the
+ * functions below are suspended.
  * Writes only change the writable bits of the registers that matter here:
  * Command, the bus numbers, Bridge Control, Device, Link and Root Control,
  * PowerState in PMCSR, LTR Enable in Device Control 2 (ARI Forwarding

@@ -184,18 +184,19 @@ aer_fatal() {
 	af_s=${af_b#*:}
 	af_b=${af_b%%:*} af_f=${af_s#*.}
 	af_s=${af_s%.*}
-	af_n=$(dmesg | grep -c "AER: device recovery")
+	af_n=$(recoveries)
 	# shellcheck disable=SC2059 # the escapes are the format
 	printf "$(le32 $((0x$af_b | 0x$af_s << 8 | af_f << 16)))$(le32 16)$(le32 0)$(le32 0)$(le32 0)$(le32 0)$(le32 0)$(le32 $((0x$af_d)))" \
 		>/dev/aer_inject || return 1
-	af_i=0
-	while [ "$(dmesg | grep -c "AER: device recovery")" = "$af_n" ]; do
-		af_i=$((af_i + 1))
-		[ $af_i -le 100 ] || return 1
-		sleep 0.1
-	done
-	dmesg | grep "AER: device recovery" | tail -n 1 | grep -q successful
+	wait_for 100 recovered_since "$af_n" &&
+		dmesg | grep "AER: device recovery" | tail -n 1 | grep -q successful
 }
+
+# recoveries: how many AER recoveries the kernel has reported
+recoveries() { dmesg | grep -c "AER: device recovery"; }
+
+# recovered_since N: more than N AER recoveries reported
+recovered_since() { [ "$(recoveries)" != "$1" ]; }
 
 bind() { write_ok "$DRV/bind" "$NAME"; }
 unbind() { write_ok "$DRV/unbind" "$NAME"; }
