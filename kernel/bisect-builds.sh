@@ -18,6 +18,9 @@
 #   32bit     CONFIG_64BIT=n (i386)
 # Prints "ok N VARIANT subject" or "not ok N VARIANT subject" per build
 # (N 0: pristine), then "N passed, M failed"; logs in $OUT/bisect-builds/.
+# A tree that built ok in a variant is listed in VARIANT.ok there and not
+# built again ("ok N VARIANT subject (tree built before)"), so a run after
+# a rebase builds only the trees the rebase made.
 #   bisect-builds.sh [VARIANT...]
 set -u
 . "$(dirname "$0")/../util/common.sh"
@@ -64,7 +67,8 @@ warnings() {
 	grep 'warning:' "$1" | sed 's/:[0-9][0-9]*:[0-9][0-9]*:/:/; s/:[0-9][0-9]*:/:/' | sort -u
 }
 
-# build N VARIANT SUBJECT RECONFIGURE: one build; prints its ok/not ok line
+# build N VARIANT SUBJECT RECONFIGURE TREE: one build; prints its ok/not ok
+# line
 build() {
 	b_out=$BUILD/bisect-$2 b_log=$logs/$2-$1.log
 	if [ "$4" = 1 ] && ! configure "$2" >"$b_log" 2>&1; then
@@ -81,25 +85,46 @@ build() {
 		echo "not ok $1 $2 $3 (new warnings, see $b_log)"
 		return 1
 	fi
+	echo "$5" >>"$logs/$2.ok"
 	echo "ok $1 $2 $3"
+}
+
+# built_before VARIANT TREE: TREE is listed in VARIANT.ok (pristine never is)
+built_before() {
+	[ "$n" != 0 ] && grep -qxF "$2" "$logs/$1.ok" 2>/dev/null
 }
 
 passed=0 failed=0
 n=0
 for c in $(git -C "$TREE" rev-parse pristine) $(git -C "$TREE" rev-list --reverse pristine..up); do
-	git -C "$wt" checkout -q --force "$c" || die "cannot check out $c in $wt"
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
-	reconf=0
-	if [ "$n" = 0 ] || git -C "$wt" diff --name-only "$c~1" "$c" | grep -q 'Kconfig'; then
-		reconf=1
-	fi
+	tree=$(git -C "$TREE" rev-parse "$c^{tree}")
+	todo=
 	for v in "$@"; do
-		if build "$n" "$v" "$subj" "$reconf"; then
+		if built_before "$v" "$tree"; then
+			echo "ok $n $v $subj (tree built before)"
 			passed=$((passed + 1))
 		else
-			failed=$((failed + 1))
+			todo="$todo $v"
 		fi
 	done
+	if [ -n "$todo" ]; then
+		git -C "$wt" checkout -q --force "$c" || die "cannot check out $c in $wt"
+		for v in $todo; do
+			# its build directory was last built at $last
+			eval "last=\${last_$(echo "$v" | tr - _):-}"
+			reconf=0
+			if [ -z "$last" ] || git -C "$wt" diff --name-only "$last" "$c" | grep -q 'Kconfig'; then
+				reconf=1
+			fi
+			if build "$n" "$v" "$subj" "$reconf" "$tree"; then
+				passed=$((passed + 1))
+			else
+				failed=$((failed + 1))
+			fi
+			eval "last_$(echo "$v" | tr - _)=\$c"
+		done
+	fi
 	n=$((n + 1))
 done
 echo "$passed passed, $failed failed"
